@@ -1,0 +1,117 @@
+"""Verified claims: statements in the book that are checked every time it runs.
+
+A claim prints one stable line when it holds and raises ``AssertionError`` naming the
+statement when it does not, so a notebook (and CI) fails loudly on a false statement.
+The printed line shows the tolerance, never the measured difference, so the output is
+identical on every run and ``pytest --nbval`` can compare it.
+"""
+import math
+
+import numpy as np
+
+__all__ = ["claim", "claim_close"]
+
+_TICK = "\u2713"
+
+
+def _check_statement(statement):
+    if not isinstance(statement, str) or not statement.strip():
+        raise ValueError("statement must be a non-empty string describing what is checked")
+
+
+def claim(statement, ok):
+    """Check a boolean statement and print it.
+
+    Parameters
+    ----------
+    statement : str
+        What is being claimed, in words ("the hat matrix is idempotent").
+    ok : bool
+        Whether it holds. A numpy boolean scalar or 0-d array is accepted; an array with
+        more than one element is rejected, because its truth value is ambiguous (use
+        ``np.all`` or ``np.any`` to say which is meant).
+
+    Returns
+    -------
+    None
+        Prints ``✓ statement``.
+
+    Raises
+    ------
+    AssertionError
+        If ``ok`` is false.
+    ValueError
+        If ``statement`` is empty or ``ok`` is not a single truth value.
+    """
+    _check_statement(statement)
+    arr = np.asarray(ok)
+    if arr.size != 1 or arr.dtype.kind != "b":
+        raise ValueError(
+            f"ok must be a single bool, got {type(ok).__name__} of shape {arr.shape}; "
+            "use np.all(...) or np.any(...) to reduce an array"
+        )
+    if not bool(arr.reshape(())):
+        raise AssertionError(f"claim failed: {statement}")
+    print(f"{_TICK} {statement}")
+
+
+def _fmt(x):
+    """Two significant digits, rounded up, so the printed bound is never below the one used."""
+    if not x:
+        return "0"
+    e = math.floor(math.log10(x))
+    m = math.ceil(round(x / 10.0 ** (e - 1), 9)) / 10  # in [1, 10]
+    if m >= 10:
+        m, e = m / 10, e + 1
+    return f"{m:g}e{e:+03d}"
+
+
+def claim_close(statement, actual, expected, atol=1e-8, rtol=0.0):
+    """Check that ``actual`` equals ``expected`` within a tolerance, and print it.
+
+    The test is elementwise ``|actual - expected| <= atol + rtol * |expected|``
+    (the rule of :func:`numpy.allclose`), with shapes required to match exactly.
+
+    Parameters
+    ----------
+    statement : str
+        What is being claimed ("primal and dual ridge solutions agree").
+    actual, expected : array_like
+        The computed value and the independent reference; same shape, finite.
+    atol, rtol : float
+        Absolute and relative tolerance, non-negative, not both zero.
+
+    Returns
+    -------
+    None
+        Prints ``✓ statement (|Δ| ≤ atol)`` (or the relative form).
+
+    Raises
+    ------
+    AssertionError
+        If some element is outside the tolerance; the message gives the largest error.
+    ValueError
+        If the shapes differ, a value is not finite, or a tolerance is invalid.
+    """
+    _check_statement(statement)
+    a = np.asarray(actual, dtype=float)
+    e = np.asarray(expected, dtype=float)
+    if a.shape != e.shape:
+        raise ValueError(f"actual has shape {a.shape} but expected has shape {e.shape}")
+    if not (np.all(np.isfinite(a)) and np.all(np.isfinite(e))):
+        raise ValueError("actual and expected must be finite (no NaN or inf)")
+    if not (np.isfinite(atol) and np.isfinite(rtol)) or atol < 0 or rtol < 0 or atol + rtol == 0:
+        raise ValueError(f"atol and rtol must be non-negative and not both zero, got {atol}, {rtol}")
+    err = np.abs(a - e)
+    if np.any(err > atol + rtol * np.abs(e)):
+        raise AssertionError(
+            f"claim failed: {statement} (max |Δ| = {err.max():.3e}, "
+            f"atol = {atol:.0e}, rtol = {rtol:.0e})"
+        )
+    if rtol == 0:
+        tol = f"|\u0394| \u2264 {_fmt(atol)}"
+    elif atol == 0:
+        tol = f"relative error \u2264 {_fmt(rtol)}"
+    else:
+        tol = f"|\u0394| \u2264 {_fmt(atol)} + {_fmt(rtol)}\u00b7|expected|"
+    print(f"{_TICK} {statement} ({tol})")

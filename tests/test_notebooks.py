@@ -1,0 +1,94 @@
+"""Hygiene of the chapter notebooks: what every chapter must satisfy before nbval runs it."""
+import json
+import re
+from pathlib import Path
+
+import pytest
+import yaml
+
+ROOT = Path(__file__).resolve().parents[1]
+NOTEBOOKS = sorted((ROOT / "chapters").glob("*.ipynb"))
+
+
+def _toc_files():
+    toc = yaml.safe_load((ROOT / "_toc.yml").read_text())
+
+    def walk(entries):
+        for entry in entries or []:
+            if "file" in entry:
+                yield entry["file"]
+            yield from walk(entry.get("sections"))
+
+    files = [toc["root"]]
+    for part in toc.get("parts", []):
+        files += list(walk(part.get("chapters")))
+    return files
+
+
+def _load(path):
+    return json.loads(path.read_text(encoding="utf-8"))
+
+
+def _source(cell):
+    src = cell["source"]
+    return "".join(src) if isinstance(src, list) else src
+
+
+def test_there_are_chapters():
+    assert NOTEBOOKS, "chapters/ holds no notebook"
+
+
+def test_toc_and_chapters_agree():
+    listed = {f for f in _toc_files() if f.startswith("chapters/")}
+    present = {p.relative_to(ROOT).with_suffix("").as_posix() for p in NOTEBOOKS}
+    assert present - listed == set(), f"notebooks missing from _toc.yml: {sorted(present - listed)}"
+    assert listed - present == set(), f"_toc.yml lists notebooks that do not exist: {sorted(listed - present)}"
+    for f in _toc_files():
+        assert (ROOT / f).with_suffix(".ipynb").exists() or (ROOT / f).with_suffix(".md").exists(), f
+
+
+def test_chapter_file_names():
+    for p in NOTEBOOKS:
+        assert re.fullmatch(r"\d\d_[a-z0-9_]+\.ipynb", p.name), f"{p.name}: expected NN_slug.ipynb"
+
+
+@pytest.mark.parametrize("path", NOTEBOOKS, ids=lambda p: p.name)
+def test_notebook_hygiene(path):
+    nb = _load(path)
+    assert nb.get("metadata", {}).get("kernelspec", {}).get("name") == "python3", "kernelspec must be python3"
+    code = [c for c in nb["cells"] if c["cell_type"] == "code"]
+    md = "\n".join(_source(c) for c in nb["cells"] if c["cell_type"] == "markdown")
+    counts = [c.get("execution_count") for c in code]
+    assert counts == list(range(1, len(code) + 1)), f"not executed top to bottom in a fresh kernel: {counts}"
+    for i, cell in enumerate(code, 1):
+        for out in cell.get("outputs", []):
+            assert out["output_type"] != "error", f"code cell {i} has an error output"
+            assert not (out["output_type"] == "stream" and out.get("name") == "stderr"), \
+                f"code cell {i} writes to stderr (a warning?): {''.join(out.get('text', ''))[:200]}"
+    assert re.search(r"\bclaim(_close)?\(", "\n".join(_source(c) for c in code)), "no claim(...) checks"
+    assert re.search(r"^# \d+\. \S", md, re.M), "the first heading must be '# N. Title'"
+    assert re.search(r"\{admonition\}\s*Sources", md), "no Sources admonition"
+    assert re.search(r"^#+\s*Corrections to the source notes", md, re.M), "no corrections section"
+    assert "{prf:" in md, "no {prf:...} directives"
+    assert re.search(r"show_source\(", "\n".join(_source(c) for c in code)), "no implementation shown with show_source"
+
+
+@pytest.mark.parametrize("path", NOTEBOOKS, ids=lambda p: p.name)
+def test_claims_pass_in_stored_outputs(path):
+    """Each claim cell's stored output shows the tick line (the claim ran and held)."""
+    nb = _load(path)
+    for cell in nb["cells"]:
+        if cell["cell_type"] != "code" or not re.search(r"^\s*claim(_close)?\(", _source(cell), re.M):
+            continue
+        text = "".join("".join(o.get("text", "")) for o in cell.get("outputs", []) if o["output_type"] == "stream")
+        assert "\u2713" in text, f"a claim cell has no ✓ line in its stored output:\n{_source(cell)[:300]}"
+
+
+def test_prf_labels_are_unique_across_the_book():
+    seen = {}
+    for path in NOTEBOOKS:
+        for cell in _load(path)["cells"]:
+            if cell["cell_type"] == "markdown":
+                for label in re.findall(r"^:label:\s*(\S+)", _source(cell), re.M):
+                    assert label not in seen, f"label {label} in {path.name} is also in {seen[label]}"
+                    seen[label] = path.name

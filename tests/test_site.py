@@ -1,0 +1,222 @@
+"""The strict site build, and checks of the built site in a real browser.
+
+The book is built once per test session into a fresh temporary folder (a full build, so
+that every warning is emitted again; ``make book``'s incremental build would stay quiet
+about pages that did not change). The browser checks open every page of that build in
+Debian's Chromium, driven by Playwright, with the site served on 127.0.0.1 only.
+
+Without Chromium the browser checks are skipped with the reason, unless
+``REQUIRE_BROWSER=1`` is set (as CI does), in which case they fail.
+"""
+import functools
+import http.server
+import os
+import re
+import subprocess
+import sys
+import threading
+from pathlib import Path
+from urllib.parse import urlsplit
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+CHROMIUM = Path("/usr/bin/chromium")
+CHROMIUM_ARGS = ["--no-sandbox", "--headless", "--disable-gpu", "--disable-background-networking",
+                 "--disable-component-update", "--disable-sync", "--no-first-run", "--disable-quic"]
+REQUIRE_BROWSER = os.environ.get("REQUIRE_BROWSER") == "1"
+
+
+@pytest.fixture(scope="module")
+def build(tmp_path_factory):
+    """Run the strict build (``-W -n --keep-going``) into a temporary folder."""
+    out = tmp_path_factory.mktemp("site")
+    jb = Path(sys.executable).with_name("jupyter-book")
+    proc = subprocess.run([str(jb), "build", str(ROOT), "--path-output", str(out), "-W", "-n", "--keep-going"],
+                          cwd=ROOT, capture_output=True, text=True, timeout=1200)
+    return proc, out / "_build" / "html"
+
+
+def test_strict_build_has_no_warnings(build):
+    proc, html = build
+    log = proc.stdout + proc.stderr
+    problems = [line for line in log.splitlines() if re.search(r"\b(WARNING|ERROR|CRITICAL)\b", line)]
+    assert proc.returncode == 0 and not problems, "site build failed or warned:\n" + "\n".join(problems or [log[-4000:]])
+    assert (html / "index.html").exists()
+
+
+def test_every_toc_page_is_built(build):
+    _, html = build
+    import yaml
+
+    toc = yaml.safe_load((ROOT / "_toc.yml").read_text())
+    files = [toc["root"]]
+    for part in toc.get("parts", []):
+        files += [c["file"] for c in part.get("chapters", [])]
+    missing = [f for f in files if not (html / f"{f}.html").exists()]
+    assert not missing, f"pages listed in _toc.yml but not built: {missing}"
+
+
+# ---------------------------------------------------------------- browser checks
+
+def _is_redirect(path):
+    return 'http-equiv="Refresh"' in path.read_text(errors="replace")[:2000]
+
+
+def _pages(html):
+    """Every page of the site, except redirect stubs (index.html) and theme assets."""
+    skip = {"_static", "_sources", "_images", "_sphinx_design_static"}
+    return sorted(p.relative_to(html).as_posix() for p in html.rglob("*.html")
+                  if not skip.intersection(p.relative_to(html).parts) and not _is_redirect(p))
+
+
+@pytest.fixture(scope="module")
+def server(build):
+    proc, html = build
+    if proc.returncode != 0:
+        pytest.fail("the site did not build, so it cannot be checked in the browser")
+    handler = functools.partial(_QuietHandler, directory=str(html))
+    httpd = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
+    thread = threading.Thread(target=httpd.serve_forever, daemon=True)
+    thread.start()
+    yield f"http://127.0.0.1:{httpd.server_address[1]}", html
+    httpd.shutdown()
+    httpd.server_close()
+
+
+class _QuietHandler(http.server.SimpleHTTPRequestHandler):
+    def log_message(self, *args):
+        pass
+
+
+@pytest.fixture(scope="module")
+def browser():
+    if not CHROMIUM.exists():
+        reason = f"{CHROMIUM} not found: install Debian's chromium (apt-get install chromium) to run the browser checks"
+        if REQUIRE_BROWSER:
+            pytest.fail(reason + " (REQUIRE_BROWSER=1)")
+        pytest.skip(reason)
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as pw:
+        b = pw.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
+        yield b
+        b.close()
+
+
+# Runs in the page: wait for MathJax, force every image to load, then report problems.
+_INSPECT = r"""async () => {
+  if (window.MathJax && MathJax.startup && MathJax.startup.promise) { await MathJax.startup.promise; }
+  const imgs = Array.from(document.images);
+  imgs.forEach(img => { img.loading = 'eager'; });
+  await Promise.all(imgs.map(img => img.complete ? null : new Promise(r => { img.onload = img.onerror = r; })));
+  const brokenImages = imgs.filter(img => !(img.complete && img.naturalWidth > 0)).map(img => img.src);
+  // MathJax marks a TeX error with merror, and shows an undefined macro as its own name in red.
+  const mathErrors = Array.from(document.querySelectorAll('mjx-merror, [data-mjx-error]'))
+      .map(e => e.getAttribute('data-mjx-error') || e.textContent)
+      .concat(Array.from(document.querySelectorAll('mjx-container mjx-mtext[style*="color: red"]'))
+      .map(e => 'undefined macro ' + ((e.closest('mjx-container').querySelector('mtext[mathcolor="red"]') || {}).textContent || '')));
+  const untypeset = Array.from(document.querySelectorAll('.math'))
+      .filter(e => !e.querySelector('mjx-container')).map(e => e.textContent.slice(0, 80));
+  const raw = [];
+  const main = document.querySelector('main') || document.body;
+  const walker = document.createTreeWalker(main, NodeFilter.SHOW_TEXT);
+  const skip = 'PRE, CODE, SCRIPT, STYLE, TEXTAREA, MJX-CONTAINER, .highlight, .output';
+  for (let n = walker.nextNode(); n; n = walker.nextNode()) {
+    const t = n.textContent;
+    if (/\\\(|\\\)|\\\[|\\\]|\$\$|\$[^\s$][^$]*\$/.test(t) && !n.parentElement.closest(skip)) {
+      raw.push(t.trim().slice(0, 80));
+    }
+  }
+  return {brokenImages, mathErrors, untypeset, raw, nMath: document.querySelectorAll('mjx-container').length};
+}"""
+
+
+def _open(browser, url):
+    """Open ``url``; return (response, report, problems seen while loading)."""
+    page = browser.new_page()
+    problems = []
+    page.on("console", lambda m: m.type == "error" and problems.append(f"console error: {m.text}"))
+    page.on("pageerror", lambda e: problems.append(f"page error: {e}"))
+    page.on("requestfailed", lambda r: problems.append(f"request failed: {r.url} ({r.failure})"))
+    page.on("response", lambda r: r.status >= 400 and problems.append(f"HTTP {r.status}: {r.url}"))
+
+    def guard(route):
+        parts = urlsplit(route.request.url)
+        if parts.scheme in ("data", "blob", "about") or parts.hostname == "127.0.0.1":
+            route.continue_()
+        else:
+            problems.append(f"request leaves the machine: {route.request.url}")
+            route.abort()
+
+    page.route("**/*", guard)
+    response = page.goto(url, wait_until="load")
+    report = page.evaluate(_INSPECT)
+    page.wait_for_timeout(200)  # let late console messages arrive
+    return page, response, report, problems
+
+
+def test_every_page_loads_cleanly_in_the_browser(server, browser):
+    base, html = server
+    pages = _pages(html)
+    assert len(pages) >= 3
+    failures = []
+    for rel in pages:
+        page, response, report, problems = _open(browser, f"{base}/{rel}")
+        if response is None or response.status != 200:
+            problems.append(f"status {None if response is None else response.status}")
+        problems += [f"image did not load: {s}" for s in report["brokenImages"]]
+        problems += [f"MathJax error: {s}" for s in report["mathErrors"]]
+        problems += [f"formula not typeset: {s}" for s in report["untypeset"]]
+        problems += [f"raw TeX left in the text: {s!r}" for s in report["raw"]]
+        failures += [f"{rel}: {p}" for p in problems]
+        page.close()
+    assert not failures, "\n".join(failures)
+
+
+def test_index_redirects_to_the_introduction(server, browser):
+    base, html = server
+    assert _is_redirect(html / "index.html")
+    page = browser.new_page()
+    page.goto(f"{base}/index.html")
+    page.wait_for_url("**/intro.html", timeout=15000)
+    assert "Executable Notes" in page.title()
+    page.close()
+
+
+def test_chapter_math_is_typeset(server, browser):
+    base, html = server
+    chapters = [p for p in _pages(html) if p.startswith("chapters/")]
+    assert chapters, "no chapter pages were built"
+    for rel in chapters:
+        page, _, report, _ = _open(browser, f"{base}/{rel}")
+        assert report["nMath"] > 0, f"{rel}: no typeset formula found"
+        page.close()
+
+
+def test_search_finds_each_chapter_by_its_title(server, browser):
+    base, html = server
+    chapters = [p for p in _pages(html) if p.startswith("chapters/")]
+    for rel in chapters:
+        # the chapter's own heading (the theme repeats the title in its header without a headerlink)
+        title = re.search(r'<h1>([^<]*)<a class="headerlink"', (html / rel).read_text()).group(1)
+        words = re.sub(r"^\s*\d+\.\s*", "", title).strip()
+        page = browser.new_page()
+        page.goto(f"{base}/search.html?q={words.replace(' ', '+')}", wait_until="load")
+        page.wait_for_selector("#search-results ul.search li", timeout=15000)
+        links = page.eval_on_selector_all("#search-results ul.search li a", "els => els.map(a => a.href)")
+        page.close()
+        assert any(rel in link for link in links), f"searching {words!r} did not find {rel}: {links[:5]}"
+
+
+def test_chapters_offer_their_notebook_for_download(server, browser):
+    base, html = server
+    chapters = [p for p in _pages(html) if p.startswith("chapters/")]
+    page = browser.new_page()
+    for rel in chapters:
+        page.goto(f"{base}/{rel}", wait_until="load")
+        hrefs = page.eval_on_selector_all("a[href$='.ipynb']", "els => els.map(a => a.href)")
+        assert hrefs, f"{rel}: no download link for the notebook"
+        response = page.request.get(hrefs[0])
+        assert response.status == 200 and response.json()["metadata"]["kernelspec"]["name"] == "python3"
+    page.close()
