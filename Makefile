@@ -38,7 +38,7 @@ execute: $(STAMP)
 	done
 
 lab: $(STAMP)
-	$(BIN)/jupyter lab chapters
+	$(BIN)/jupyter lab $(if $(filter 0,$(shell id -u)),--allow-root,) chapters
 
 clean:
 	rm -rf _build .pytest_cache .jupyter_cache

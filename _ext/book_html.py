@@ -1,4 +1,9 @@
-"""Small fixes to the HTML that Jupyter Book 1 produces, so pages load without console errors.
+"""Small fixes to what Jupyter Book 1 does with this book.
+
+* The first Markdown cell of each chapter starts with a YAML front matter block holding
+  the LaTeX macros of ``_config.yml`` (written by ``tools/frontmatter.py``), which
+  JupyterLab needs to render the math. MyST-NB does not read front matter in notebooks
+  and would print it as text, so it is removed from the source before parsing.
 
 * sphinx-thebe registers its inline configuration script (``const THEBE_JS_URL = ...``)
   during ``env-before-read-docs``, after the HTML builder has already been initialised, so
@@ -8,6 +13,22 @@
   with ``""``). We drop repeated script and stylesheet
   entries from each page's context, keeping the first of each.
 """
+import json
+import re
+
+_FRONT_MATTER = re.compile(r"\A---\n.*?\n---\n", re.S)
+
+
+def strip_notebook_front_matter(app, docname, source):
+    if not str(app.env.doc2path(docname)).endswith(".ipynb"):
+        return
+    nb = json.loads(source[0])
+    for cell in nb.get("cells", []):
+        if cell.get("cell_type") == "markdown":
+            text = "".join(cell["source"]) if isinstance(cell["source"], list) else cell["source"]
+            cell["source"] = _FRONT_MATTER.sub("", text, count=1)
+            break
+    source[0] = json.dumps(nb)
 
 
 def _key(asset):
@@ -34,5 +55,6 @@ def dedupe_assets(app, pagename, templatename, context, doctree):
 
 
 def setup(app):
+    app.connect("source-read", strip_notebook_front_matter)
     app.connect("html-page-context", dedupe_assets, priority=900)
     return {"parallel_read_safe": True, "parallel_write_safe": True}

@@ -92,3 +92,47 @@ def test_prf_labels_are_unique_across_the_book():
                 for label in re.findall(r"^:label:\s*(\S+)", _source(cell), re.M):
                     assert label not in seen, f"label {label} in {path.name} is also in {seen[label]}"
                     seen[label] = path.name
+
+
+def test_front_matter_carries_the_config_macros():
+    """JupyterLab gets the LaTeX macros of _config.yml from each chapter's front matter."""
+    import sys
+
+    sys.path.insert(0, str(ROOT / "tools"))
+    try:
+        import frontmatter
+    finally:
+        sys.path.pop(0)
+    import nbformat
+
+    macros = frontmatter.macros_from_config()
+    assert {"\\norm", "\\argmin", "\\bracka", "\\loss", "\\dby"} <= set(macros)
+    for path in NOTEBOOKS:
+        nb = nbformat.read(path, as_version=4)
+        assert not frontmatter.sync(nb, macros), \
+            f"{path.name}: front matter differs from _config.yml; run python tools/frontmatter.py {path}"
+
+
+# The parts of ../shared/BOOK_PLAN.md, in order; the table of contents uses these captions.
+PARTS = [
+    "Part I. Probability and statistics",
+    "Part II. Optimisation and linear models",
+    "Part III. Kernels and regularisation",
+    "Part IV. Generalisation and ensembles",
+    "Part V. Online learning",
+    "Part VI. Neural networks",
+    "Part VII. Unsupervised and probabilistic learning",
+    "Part VIII. Sequential decisions",
+]
+
+
+def test_toc_parts_follow_the_book_plan():
+    toc = yaml.safe_load((ROOT / "_toc.yml").read_text())
+    captions = [part["caption"] for part in toc["parts"]]
+    assert captions[-1] == "Back matter"
+    body = captions[:-1]
+    assert all(c in PARTS for c in body), f"unknown part captions: {set(body) - set(PARTS)}"
+    assert body == sorted(body, key=PARTS.index), "parts are out of order"
+    numbers = [int(re.match(r"chapters/(\d\d)_", c["file"]).group(1))
+               for part in toc["parts"][:-1] for c in part["chapters"]]
+    assert numbers == sorted(numbers), "chapters are out of order"

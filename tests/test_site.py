@@ -5,12 +5,11 @@ that every warning is emitted again; ``make book``'s incremental build would sta
 about pages that did not change). The browser checks open every page of that build in
 Debian's Chromium, driven by Playwright, with the site served on 127.0.0.1 only.
 
-Without Chromium the browser checks are skipped with the reason, unless
-``REQUIRE_BROWSER=1`` is set (as CI does), in which case they fail.
+The ``browser`` fixture (tests/conftest.py) skips these checks with the reason when Chromium
+is missing, unless ``REQUIRE_BROWSER=1`` is set (as CI does), in which case they fail.
 """
 import functools
 import http.server
-import os
 import re
 import subprocess
 import sys
@@ -21,10 +20,6 @@ from urllib.parse import urlsplit
 import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
-CHROMIUM = Path("/usr/bin/chromium")
-CHROMIUM_ARGS = ["--no-sandbox", "--headless", "--disable-gpu", "--disable-background-networking",
-                 "--disable-component-update", "--disable-sync", "--no-first-run", "--disable-quic"]
-REQUIRE_BROWSER = os.environ.get("REQUIRE_BROWSER") == "1"
 
 
 @pytest.fixture(scope="module")
@@ -87,21 +82,6 @@ def server(build):
 class _QuietHandler(http.server.SimpleHTTPRequestHandler):
     def log_message(self, *args):
         pass
-
-
-@pytest.fixture(scope="module")
-def browser():
-    if not CHROMIUM.exists():
-        reason = f"{CHROMIUM} not found: install Debian's chromium (apt-get install chromium) to run the browser checks"
-        if REQUIRE_BROWSER:
-            pytest.fail(reason + " (REQUIRE_BROWSER=1)")
-        pytest.skip(reason)
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as pw:
-        b = pw.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
-        yield b
-        b.close()
 
 
 # Runs in the page: wait for MathJax, force every image to load, then report problems.

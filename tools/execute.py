@@ -2,7 +2,8 @@
 
 Usage: python tools/execute.py chapters/06_linear_models.ipynb [...]
 
-The notebook runs with its own folder as the working directory, exactly as
+Also refreshes the front matter of the first Markdown cell (the LaTeX macros of
+_config.yml, for JupyterLab; see tools/frontmatter.py). The notebook runs with its own folder as the working directory, exactly as
 ``pytest --nbval`` and JupyterLab run it. Prints the wall-clock time of each notebook.
 """
 import sys
@@ -11,6 +12,8 @@ from pathlib import Path
 
 import nbformat
 from nbclient import NotebookClient
+
+from frontmatter import macros_from_config, sync
 
 
 def _coalesce_streams(outputs):
@@ -29,6 +32,7 @@ def _coalesce_streams(outputs):
 def execute(path):
     path = Path(path)
     nb = nbformat.read(path, as_version=4)
+    sync(nb, macros_from_config())  # the LaTeX macros, for JupyterLab (see frontmatter.py)
     nb.metadata["kernelspec"] = {"name": "python3", "display_name": "Python 3 (ipykernel)", "language": "python"}
     client = NotebookClient(nb, timeout=600, kernel_name="python3", record_timing=False,
                             resources={"metadata": {"path": str(path.parent)}})

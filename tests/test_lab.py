@@ -1,0 +1,113 @@
+"""The chapters as a reader sees them in JupyterLab (jupyterlab-myst), in a real browser.
+
+JupyterLab is started on 127.0.0.1 on copies of the notebooks. Each chapter must open with
+every Markdown cell rendered by MyST, its {prf:...} boxes drawn, and no math error: the
+LaTeX macros reach JupyterLab through the front matter written by tools/frontmatter.py.
+"""
+import json
+import os
+import re
+import secrets
+import shutil
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+NOTEBOOKS = sorted((ROOT / "chapters").glob("*.ipynb"))
+
+
+def _free_port():
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+@pytest.fixture(scope="module")
+def lab(tmp_path_factory):
+    root = tmp_path_factory.mktemp("lab")
+    for nb in NOTEBOOKS:
+        shutil.copy(nb, root / nb.name)
+    home = tmp_path_factory.mktemp("jupyter-home")
+    settings = home / "user-settings" / "@jupyterlab"
+    # draw every cell at once (no lazy "windowing"), and ask nothing about news
+    (settings / "notebook-extension").mkdir(parents=True)
+    (settings / "notebook-extension" / "tracker.jupyterlab-settings").write_text('{"windowingMode": "none"}')
+    (settings / "apputils-extension").mkdir(parents=True)
+    (settings / "apputils-extension" / "notification.jupyterlab-settings").write_text('{"fetchNews": "false"}')
+    env = dict(os.environ, JUPYTER_CONFIG_DIR=str(home / "config"), JUPYTER_RUNTIME_DIR=str(home / "runtime"),
+               JUPYTERLAB_SETTINGS_DIR=str(home / "user-settings"),
+               JUPYTERLAB_WORKSPACES_DIR=str(home / "workspaces"))
+    port, token = _free_port(), secrets.token_hex(16)
+    cmd = [str(Path(sys.executable).with_name("jupyter")), "lab", "--no-browser", "--ip=127.0.0.1",
+           f"--port={port}", f"--IdentityProvider.token={token}", f"--ServerApp.root_dir={root}",
+           "--LabApp.news_url=", "--LabApp.check_for_updates_class=jupyterlab.NeverCheckForUpdate"]
+    if os.geteuid() == 0:
+        cmd.append("--allow-root")
+    log = open(home / "lab.log", "w")
+    proc = subprocess.Popen(cmd, env=env, stdout=log, stderr=subprocess.STDOUT)
+    base = f"http://127.0.0.1:{port}"
+    deadline = time.time() + 90
+    while True:
+        try:
+            urllib.request.urlopen(f"{base}/api/status?token={token}", timeout=2)
+            break
+        except OSError:
+            if proc.poll() is not None or time.time() > deadline:
+                proc.kill()
+                pytest.fail("JupyterLab did not start:\n" + (home / "lab.log").read_text()[-3000:])
+            time.sleep(0.5)
+    yield base, token
+    proc.terminate()
+    try:
+        proc.wait(timeout=15)
+    except subprocess.TimeoutExpired:
+        proc.kill()
+    log.close()
+
+
+@pytest.fixture(scope="module")
+def lab_context(browser):
+    """One browser context for all chapters, so JupyterLab's scripts are cached after the first."""
+    context = browser.new_context(viewport={"width": 1400, "height": 1000})
+    yield context
+    context.close()
+
+
+def _expected(nb_path):
+    nb = json.loads(nb_path.read_text())
+    md = ["".join(c["source"]) for c in nb["cells"] if c["cell_type"] == "markdown"]
+    boxes = sum(len(re.findall(r"^```\{prf:(?!ref)[a-z]+\}", m, re.M)) for m in md)
+    return len(md), boxes
+
+
+@pytest.mark.parametrize("path", NOTEBOOKS, ids=lambda p: p.name)
+def test_chapter_renders_in_jupyterlab(lab_context, lab, path):
+    base, token = lab
+    n_markdown, n_boxes = _expected(path)
+    page = lab_context.new_page()
+    errors = []
+    page.on("console", lambda m: m.type == "error" and errors.append(m.text))
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    page.goto(f"{base}/lab/tree/{path.name}?token={token}")
+    page.wait_for_selector(".jp-Notebook .jp-MarkdownCell .myst", timeout=60000)
+    page.wait_for_function(f"document.querySelectorAll('.jp-MarkdownCell .myst').length >= {n_markdown}",
+                           timeout=30000)
+    page.wait_for_timeout(500)
+    report = page.evaluate("""() => ({
+        rendered: document.querySelectorAll('.jp-MarkdownCell .myst').length,
+        boxes: document.querySelectorAll('.jp-MarkdownCell .myst-proof').length,
+        katex: document.querySelectorAll('.jp-MarkdownCell .katex').length,
+        katexErrors: Array.from(document.querySelectorAll('.katex-error')).map(e => e.title || e.textContent),
+    })""")
+    page.close()
+    math_errors = [e for e in errors if "Undefined control sequence" in e or "KaTeX" in e or "ParseError" in e]
+    assert report["rendered"] == n_markdown, f"{report['rendered']} of {n_markdown} Markdown cells rendered by MyST"
+    assert report["boxes"] == n_boxes, f"{report['boxes']} of {n_boxes} {{prf:...}} boxes drawn"
+    assert report["katex"] > 0, "no math was typeset"
+    assert not report["katexErrors"] and not math_errors, report["katexErrors"] + math_errors
