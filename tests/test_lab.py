@@ -37,7 +37,8 @@ def lab(tmp_path_factory):
     settings = home / "user-settings" / "@jupyterlab"
     # draw every cell at once (no lazy "windowing"), and ask nothing about news
     (settings / "notebook-extension").mkdir(parents=True)
-    (settings / "notebook-extension" / "tracker.jupyterlab-settings").write_text('{"windowingMode": "none"}')
+    (settings / "notebook-extension" / "tracker.jupyterlab-settings").write_text(
+        '{"windowingMode": "none", "kernelShutdown": true}')
     (settings / "apputils-extension").mkdir(parents=True)
     (settings / "apputils-extension" / "notification.jupyterlab-settings").write_text('{"fetchNews": "false"}')
     env = dict(os.environ, JUPYTER_CONFIG_DIR=str(home / "config"), JUPYTER_RUNTIME_DIR=str(home / "runtime"),
@@ -72,10 +73,17 @@ def lab(tmp_path_factory):
 
 
 @pytest.fixture(scope="module")
-def lab_context(browser):
-    """One browser context for all chapters, so JupyterLab's scripts are cached after the first."""
+def lab_page(browser, lab):
+    """One JupyterLab page for all chapters: the app loads once, chapters open from the file browser."""
+    base, token = lab
     context = browser.new_context(viewport={"width": 1400, "height": 1000})
-    yield context
+    page = context.new_page()
+    errors = []
+    page.on("console", lambda m: m.type == "error" and errors.append(m.text))
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    page.goto(f"{base}/lab?reset&token={token}")  # ?reset: a fresh workspace, no restored tabs
+    page.wait_for_selector(".jp-DirListing-item", timeout=60000)
+    yield page, errors
     context.close()
 
 
@@ -86,26 +94,32 @@ def _expected(nb_path):
     return len(md), boxes
 
 
+# The notebook shown in the main area (other tabs are hidden with lm-mod-hidden).
+_CURRENT = ".jp-NotebookPanel:not(.lm-mod-hidden)"
+
+
 @pytest.mark.parametrize("path", NOTEBOOKS, ids=lambda p: p.name)
-def test_chapter_renders_in_jupyterlab(lab_context, lab, path):
-    base, token = lab
+def test_chapter_renders_in_jupyterlab(lab_page, path):
+    page, errors = lab_page
+    errors.clear()
     n_markdown, n_boxes = _expected(path)
-    page = lab_context.new_page()
-    errors = []
-    page.on("console", lambda m: m.type == "error" and errors.append(m.text))
-    page.on("pageerror", lambda e: errors.append(str(e)))
-    page.goto(f"{base}/lab/tree/{path.name}?token={token}")
-    page.wait_for_selector(".jp-Notebook .jp-MarkdownCell .myst", timeout=60000)
-    page.wait_for_function(f"document.querySelectorAll('.jp-MarkdownCell .myst').length >= {n_markdown}",
-                           timeout=30000)
-    page.wait_for_timeout(500)
-    report = page.evaluate("""() => ({
-        rendered: document.querySelectorAll('.jp-MarkdownCell .myst').length,
-        boxes: document.querySelectorAll('.jp-MarkdownCell .myst-proof').length,
-        katex: document.querySelectorAll('.jp-MarkdownCell .katex').length,
-        katexErrors: Array.from(document.querySelectorAll('.katex-error')).map(e => e.title || e.textContent),
-    })""")
-    page.close()
+    page.locator(".jp-DirListing-itemText", has_text=path.name).dblclick()
+    page.wait_for_selector(f".lm-TabBar-tab.lm-mod-current:has-text('{path.name}')", timeout=30000)
+    page.wait_for_function(
+        f"document.querySelectorAll('{_CURRENT} .jp-MarkdownCell .myst').length >= {n_markdown}", timeout=60000)
+    page.wait_for_timeout(200)
+    report = page.evaluate(f"""() => {{
+        const nb = document.querySelector('{_CURRENT}');
+        return {{
+            rendered: nb.querySelectorAll('.jp-MarkdownCell .myst').length,
+            boxes: nb.querySelectorAll('.jp-MarkdownCell .myst-proof').length,
+            katex: nb.querySelectorAll('.jp-MarkdownCell .katex').length,
+            katexErrors: Array.from(nb.querySelectorAll('.katex-error')).map(e => e.title || e.textContent),
+        }};
+    }}""")
+    # close the tab (and, by the settings above, its kernel) before the next chapter
+    page.locator(".lm-TabBar-tab.lm-mod-current .lm-TabBar-tabCloseIcon").first.click()
+    page.wait_for_selector(f".lm-TabBar-tab:has-text('{path.name}')", state="detached", timeout=30000)
     math_errors = [e for e in errors if "Undefined control sequence" in e or "KaTeX" in e or "ParseError" in e]
     assert report["rendered"] == n_markdown, f"{report['rendered']} of {n_markdown} Markdown cells rendered by MyST"
     assert report["boxes"] == n_boxes, f"{report['boxes']} of {n_boxes} {{prf:...}} boxes drawn"

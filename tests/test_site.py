@@ -112,9 +112,9 @@ _INSPECT = r"""async () => {
 }"""
 
 
-def _open(browser, url):
-    """Open ``url``; return (response, report, problems seen while loading)."""
-    page = browser.new_page()
+def _open(context, url):
+    """Open ``url`` in a new tab of ``context``; return (page, response, report, problems)."""
+    page = context.new_page()
     problems = []
     page.on("console", lambda m: m.type == "error" and problems.append(f"console error: {m.text}"))
     page.on("pageerror", lambda e: problems.append(f"page error: {e}"))
@@ -132,26 +132,55 @@ def _open(browser, url):
     page.route("**/*", guard)
     response = page.goto(url, wait_until="load")
     report = page.evaluate(_INSPECT)
-    page.wait_for_timeout(200)  # let late console messages arrive
+    report["notebooks"] = page.eval_on_selector_all("a[href$='.ipynb']", "els => els.map(a => a.href)")
+    page.wait_for_timeout(100)  # let late console messages arrive
     return page, response, report, problems
 
 
-def test_every_page_loads_cleanly_in_the_browser(server, browser):
+@pytest.fixture(scope="module")
+def visits(server, browser):
+    """Every page of the site, opened once in Chromium: {page: (status, report, problems)}."""
     base, html = server
-    pages = _pages(html)
-    assert len(pages) >= 3
+    context = browser.new_context()  # one context: the theme's assets and MathJax are cached
+    out = {}
+    for rel in _pages(html):
+        page, response, report, problems = _open(context, f"{base}/{rel}")
+        out[rel] = (None if response is None else response.status, report, problems)
+        page.close()
+    context.close()
+    return out
+
+
+def test_every_page_loads_cleanly_in_the_browser(visits):
+    assert len(visits) >= 3
     failures = []
-    for rel in pages:
-        page, response, report, problems = _open(browser, f"{base}/{rel}")
-        if response is None or response.status != 200:
-            problems.append(f"status {None if response is None else response.status}")
+    for rel, (status, report, problems) in visits.items():
+        problems = list(problems)
+        if status != 200:
+            problems.append(f"status {status}")
         problems += [f"image did not load: {s}" for s in report["brokenImages"]]
         problems += [f"MathJax error: {s}" for s in report["mathErrors"]]
         problems += [f"formula not typeset: {s}" for s in report["untypeset"]]
         problems += [f"raw TeX left in the text: {s!r}" for s in report["raw"]]
         failures += [f"{rel}: {p}" for p in problems]
-        page.close()
     assert not failures, "\n".join(failures)
+
+
+def test_chapter_math_is_typeset(visits):
+    chapters = [rel for rel in visits if rel.startswith("chapters/")]
+    assert chapters, "no chapter pages were built"
+    for rel in chapters:
+        assert visits[rel][1]["nMath"] > 0, f"{rel}: no typeset formula found"
+
+
+def test_chapters_offer_their_notebook_for_download(visits, browser):
+    context = browser.new_context()
+    for rel in [rel for rel in visits if rel.startswith("chapters/")]:
+        hrefs = visits[rel][1]["notebooks"]
+        assert hrefs, f"{rel}: no download link for the notebook"
+        response = context.request.get(hrefs[0])
+        assert response.status == 200 and response.json()["metadata"]["kernelspec"]["name"] == "python3"
+    context.close()
 
 
 def test_index_redirects_to_the_introduction(server, browser):
@@ -162,16 +191,6 @@ def test_index_redirects_to_the_introduction(server, browser):
     page.wait_for_url("**/intro.html", timeout=15000)
     assert "Executable Notes" in page.title()
     page.close()
-
-
-def test_chapter_math_is_typeset(server, browser):
-    base, html = server
-    chapters = [p for p in _pages(html) if p.startswith("chapters/")]
-    assert chapters, "no chapter pages were built"
-    for rel in chapters:
-        page, _, report, _ = _open(browser, f"{base}/{rel}")
-        assert report["nMath"] > 0, f"{rel}: no typeset formula found"
-        page.close()
 
 
 def test_search_finds_each_chapter_by_its_title(server, browser):
@@ -187,16 +206,3 @@ def test_search_finds_each_chapter_by_its_title(server, browser):
         links = page.eval_on_selector_all("#search-results ul.search li a", "els => els.map(a => a.href)")
         page.close()
         assert any(rel in link for link in links), f"searching {words!r} did not find {rel}: {links[:5]}"
-
-
-def test_chapters_offer_their_notebook_for_download(server, browser):
-    base, html = server
-    chapters = [p for p in _pages(html) if p.startswith("chapters/")]
-    page = browser.new_page()
-    for rel in chapters:
-        page.goto(f"{base}/{rel}", wait_until="load")
-        hrefs = page.eval_on_selector_all("a[href$='.ipynb']", "els => els.map(a => a.href)")
-        assert hrefs, f"{rel}: no download link for the notebook"
-        response = page.request.get(hrefs[0])
-        assert response.status == 200 and response.json()["metadata"]["kernelspec"]["name"] == "python3"
-    page.close()
