@@ -1,0 +1,54 @@
+import numpy as np
+import pytest
+
+from mlnotes import _validate as check
+
+
+def test_accepted_values_come_back_converted():
+    assert check.finite([1, 2], "x").dtype == float
+    assert check.matrix([[1, 2]]).shape == (1, 2)
+    assert check.vector([1, 2, 3], 3, "v").shape == (3,)
+    assert check.vector([1.0], None, "v").shape == (1,)
+    assert check.square([[1, 2], [2, 1]], "K", symmetric=True).shape == (2, 2)
+    assert check.number(np.float32(2.5), "a") == 2.5
+    assert check.positive(3, "s") == 3.0 and isinstance(check.positive(3, "s"), float)
+    assert check.nonnegative(0, "s") == 0.0
+    assert check.count(np.int64(4), "k") == 4
+    assert check.choice("a", ("a", "b"), "m") == "a"
+    np.testing.assert_allclose(check.probabilities([[0.5, 0.5], [1, 0]]), [[0.5, 0.5], [1, 0]])
+    assert check.labels([0, 1, 1], 3, (0, 1)).dtype.kind == "i"
+    rng = np.random.default_rng(0)
+    assert check.generator(rng) is rng
+
+
+@pytest.mark.parametrize("call, match", [
+    (lambda: check.finite([1, np.nan], "x"), "x must be finite"),
+    (lambda: check.matrix([1, 2]), "X must be a non-empty 2-D"),
+    (lambda: check.matrix(np.zeros((0, 2)), "Z"), "Z must be a non-empty 2-D"),
+    (lambda: check.matrix([[1, np.inf]]), "X must be finite"),
+    (lambda: check.vector([1, 2], 3, "v"), r"v must have shape \(3,\)"),
+    (lambda: check.vector([[1, 2]], None, "v"), "v must have shape"),
+    (lambda: check.square(np.ones((2, 3)), "K"), "K must be a non-empty square"),
+    (lambda: check.square([[1, 2], [0, 1]], "K", symmetric=True), "K must be symmetric"),
+    (lambda: check.number(True, "a"), "a must be a finite real"),
+    (lambda: check.number("1", "a"), "a must be a finite real"),
+    (lambda: check.number(np.inf, "a"), "a must be a finite real"),
+    (lambda: check.positive(0, "s"), "s must be a positive"),
+    (lambda: check.positive(-1.0, "s"), "s must be a positive"),
+    (lambda: check.positive(np.nan, "s"), "s must be a positive"),
+    (lambda: check.nonnegative(-0.1, "s"), "s must be non-negative"),
+    (lambda: check.count(2.0, "k"), "k must be an integer >= 1"),
+    (lambda: check.count(0, "k"), "k must be an integer >= 1"),
+    (lambda: check.count(True, "k"), "k must be an integer"),
+    (lambda: check.count(1, "k", low=2), "k must be an integer >= 2"),
+    (lambda: check.choice("c", ("a", "b"), "m"), "m must be one of 'a', 'b'"),
+    (lambda: check.probabilities([0.5, 0.6]), "p must sum to 1"),
+    (lambda: check.probabilities([1.5, -0.5], "q"), "q must be non-negative"),
+    (lambda: check.probabilities(1.0), "non-empty array"),
+    (lambda: check.labels([0, 2], 2, (0, 1)), "y must contain only the labels 0, 1"),
+    (lambda: check.labels([0, 1], 3, (0, 1)), r"y must have shape \(3,\)"),
+    (lambda: check.generator(0), "rng must be a numpy.random.Generator"),
+])
+def test_bad_values_raise_value_error_naming_the_argument(call, match):
+    with pytest.raises(ValueError, match=match):
+        call()
