@@ -14,6 +14,8 @@ import math
 from dataclasses import dataclass
 
 import numpy as np
+
+from mlnotes import _validate as check
 from scipy.special import gammaincc, ndtr, ndtri
 
 __all__ = [
@@ -128,12 +130,6 @@ def _positive_margins(t, name="table", why="the test is undefined"):
         raise ValueError(f"{name} has a row or column of zeros: {why}")
 
 
-def _choice(value, options, name):
-    if not isinstance(value, str) or value not in options:
-        raise ValueError(f"{name} must be one of {', '.join(map(repr, options))}, got {value!r}")
-    return value
-
-
 def _chi2_sf(x, dof):
     """Upper tail P(chi2_dof > x) = Q(dof/2, x/2), the regularised incomplete gamma."""
     return float(gammaincc(dof / 2, x / 2))
@@ -229,7 +225,7 @@ def fisher_exact(table, alternative="two-sided"):
         ``alternative`` is not one of the three options.
     """
     t = _table(table, shape=(2, 2))
-    alternative = _choice(alternative, ("two-sided", "less", "greater"), "alternative")
+    alternative = check.choice(alternative, ("two-sided", "less", "greater"), "alternative")
     x, log_w = _hypergeom_log_weights(t)
     w = np.exp(log_w)
     pmf = w / w.sum()
@@ -602,7 +598,7 @@ def bootstrap_ci(stat, data, n_resamples=9999, level=0.95, method="percentile", 
         raise ValueError(f"n_resamples must be an integer >= 1, got {n_resamples!r}")
     if not (isinstance(level, (int, float, np.floating)) and 0 < level < 1):
         raise ValueError(f"level must lie strictly between 0 and 1, got {level!r}")
-    method = _choice(method, ("percentile", "basic", "bca"), "method")
+    method = check.choice(method, ("percentile", "basic", "bca"), "method")
     rng = np.random.default_rng(seed)
     n = data.shape[0]
     theta_b = _apply(stat, data[rng.integers(0, n, size=(n_resamples, n))], n_resamples)

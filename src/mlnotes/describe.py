@@ -12,6 +12,8 @@ from dataclasses import dataclass
 from typing import NamedTuple
 
 import numpy as np
+
+from mlnotes import _validate as check
 from scipy.special import ndtri
 
 __all__ = [
@@ -40,20 +42,6 @@ def _sample(x, name="x", batch=False, min_n=1):
     if not np.all(np.isfinite(x)):
         raise ValueError(f"{name} must be finite (no NaN or inf)")
     return x
-
-
-def _finite(v, name):
-    v = np.asarray(v, dtype=float)
-    if not np.all(np.isfinite(v)):
-        raise ValueError(f"{name} must be finite (no NaN or inf)")
-    return v
-
-
-def _positive(value, name):
-    number = isinstance(value, (int, float, np.integer, np.floating))
-    if isinstance(value, bool) or not (number and np.isfinite(value) and value > 0):
-        raise ValueError(f"{name} must be a positive finite number, got {value!r}")
-    return float(value)
 
 
 def _integer(value, name, low, high=None):
@@ -92,7 +80,7 @@ class ECDF:
     x: np.ndarray
 
     def __call__(self, t):
-        t = _finite(t, "t")
+        t = check.finite(t, "t")
         return np.searchsorted(self.x, t, side="right") / self.x.size
 
     def __repr__(self):
@@ -210,7 +198,7 @@ def survival(x, t, convention="n"):
         If ``x`` or ``t`` is not finite, or ``convention`` is not one of the two.
     """
     xs = np.sort(_sample(x))
-    t = _finite(t, "t")
+    t = check.finite(t, "t")
     if convention not in ("n", "n+1"):
         raise ValueError(f"convention must be 'n' or 'n+1', got {convention!r}")
     i = np.searchsorted(xs, t, side="right")
@@ -239,7 +227,7 @@ def hazard(t, pdf, sf):
         the wrong shape, ``pdf`` is negative, or ``sf`` is not positive at some ``t``
         (the hazard is undefined where nobody survives).
     """
-    t = _finite(t, "t")
+    t = check.finite(t, "t")
     f = _callable_values(pdf, t, "pdf")
     S = _callable_values(sf, t, "sf")
     if np.any(f < 0):
@@ -273,7 +261,7 @@ def quantile(x, p):
         If ``x`` is not finite with a valid shape, or ``p`` is outside [0, 1] or not 0-D/1-D.
     """
     xs = np.sort(_sample(x, batch=True), axis=-1)
-    p = _finite(p, "p")
+    p = check.finite(p, "p")
     if p.ndim > 1 or np.any((p < 0) | (p > 1)):
         raise ValueError("p must be a number or a 1-D array of numbers in [0, 1]")
     n = xs.shape[-1]
@@ -346,8 +334,8 @@ def kde(x, grid, h, kernel="gaussian"):
         If ``x`` or ``grid`` is not finite, ``h`` is not positive, or ``kernel`` is unknown.
     """
     x = _sample(x)
-    grid = _finite(grid, "grid")
-    h = _positive(h, "h")
+    grid = check.finite(grid, "grid")
+    h = check.positive(h, "h")
     if kernel not in _KERNELS:
         raise ValueError(f"kernel must be one of {sorted(_KERNELS)}, got {kernel!r}")
     u = (grid[..., None] - x) / h          # shape grid.shape + (n,)
@@ -513,9 +501,9 @@ def huber_irls_step(x, mu, c, scale):
         If a shape is wrong, a value is not finite, or ``c`` or ``scale`` is not positive.
     """
     x = _sample(x, batch=True)
-    mu = _finite(mu, "mu")
-    scale = _finite(scale, "scale")
-    c = _positive(c, "c")
+    mu = check.finite(mu, "mu")
+    scale = check.finite(scale, "scale")
+    c = check.positive(c, "c")
     for name, v in (("mu", mu), ("scale", scale)):
         if v.shape not in ((), x.shape[:-1]):
             raise ValueError(f"{name} must be a number or have shape {x.shape[:-1]}, got {v.shape}")
@@ -559,9 +547,9 @@ def huber_location(x, c=1.345, scale=None, tol=1e-10, max_iter=500):
         If IRLS has not converged after ``max_iter`` steps.
     """
     x = _sample(x, batch=True)
-    c, tol = _positive(c, "c"), _positive(tol, "tol")
+    c, tol = check.positive(c, "c"), check.positive(tol, "tol")
     max_iter = _integer(max_iter, "max_iter", 1)
-    s = mad(x, normalize=True) if scale is None else _positive(scale, "scale")
+    s = mad(x, normalize=True) if scale is None else check.positive(scale, "scale")
     s = np.broadcast_to(np.asarray(s, dtype=float), x.shape[:-1])
     if np.any(s <= 0):
         raise ValueError("scale must be positive: the MAD of x is 0, pass scale")

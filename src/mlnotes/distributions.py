@@ -10,6 +10,8 @@ beta functions come from ``scipy.special`` (``gammaln``, ``betaln``, ``erfc``); 
 densities themselves are written out from their formulas.
 """
 import numpy as np
+
+from mlnotes import _validate as check
 from scipy.special import betaln, erfc, gammaln, xlogy
 
 __all__ = [
@@ -23,27 +25,6 @@ __all__ = [
 
 
 # ------------------------------------------------------------------------ validation
-def _real(x, name):
-    """A float array with no NaN or inf."""
-    x = np.asarray(x, dtype=float)
-    if not np.all(np.isfinite(x)):
-        raise ValueError(f"{name} must be finite (no NaN or inf)")
-    return x
-
-
-def _number(value, name):
-    if isinstance(value, bool) or not isinstance(value, (int, float, np.integer, np.floating)):
-        raise ValueError(f"{name} must be a real number, got {value!r}")
-    if not np.isfinite(value):
-        raise ValueError(f"{name} must be finite, got {value!r}")
-    return float(value)
-
-
-def _positive(value, name):
-    value = _number(value, name)
-    if value <= 0:
-        raise ValueError(f"{name} must be positive, got {value!r}")
-    return value
 
 
 def _axis(x, axis, name, min_len=1):
@@ -84,8 +65,8 @@ def normal_pdf(x, mu=0.0, sigma=1.0):
     ValueError
         If ``x`` or ``mu`` is not finite, or ``sigma`` is not positive.
     """
-    x = _real(x, "x")
-    mu, sigma = _number(mu, "mu"), _positive(sigma, "sigma")
+    x = check.finite(x, "x")
+    mu, sigma = check.number(mu, "mu"), check.positive(sigma, "sigma")
     z = (x - mu) / sigma
     return _scalar_or_array(np.exp(-0.5 * z**2) / np.sqrt(2 * np.pi * sigma**2))
 
@@ -116,8 +97,8 @@ def normal_cdf(x, mu=0.0, sigma=1.0):
     ValueError
         If ``x`` or ``mu`` is not finite, or ``sigma`` is not positive.
     """
-    x = _real(x, "x")
-    mu, sigma = _number(mu, "mu"), _positive(sigma, "sigma")
+    x = check.finite(x, "x")
+    mu, sigma = check.number(mu, "mu"), check.positive(sigma, "sigma")
     return _scalar_or_array(0.5 * erfc(-(x - mu) / (sigma * np.sqrt(2.0))))
 
 
@@ -217,7 +198,7 @@ def markov_bound(mean, t):
     ValueError
         If some ``mean`` is negative or not finite, or some ``t`` is not positive and finite.
     """
-    mean, t = _real(mean, "mean"), _real(t, "t")
+    mean, t = check.finite(mean, "mean"), check.finite(t, "t")
     if np.any(mean < 0):
         raise ValueError("mean must be non-negative (Markov's inequality needs X >= 0)")
     if np.any(t <= 0):
@@ -246,7 +227,7 @@ def chebyshev_bound(variance, t):
         If some ``variance`` is negative or not finite, or some ``t`` is not positive and
         finite.
     """
-    variance, t = _real(variance, "variance"), _real(t, "t")
+    variance, t = check.finite(variance, "variance"), check.finite(t, "t")
     if np.any(variance < 0):
         raise ValueError("variance must be non-negative")
     if np.any(t <= 0):
@@ -274,10 +255,10 @@ def empirical_tail(x, t):
     ValueError
         If ``x`` is not a non-empty finite 1-D array, or ``t`` is not finite.
     """
-    x = _real(x, "x")
+    x = check.finite(x, "x")
     if x.ndim != 1 or x.size == 0:
         raise ValueError(f"x must be a non-empty 1-D array, got shape {x.shape}")
-    t = _real(t, "t")
+    t = check.finite(t, "t")
     below = np.searchsorted(np.sort(x), t, side="left")  # how many x_i < t
     return _scalar_or_array((x.size - below) / x.size)
 
@@ -303,7 +284,7 @@ def running_mean(x, axis=0):
     ValueError
         If ``x`` is empty along ``axis`` or not finite, or ``axis`` is invalid.
     """
-    x = _real(x, "x")
+    x = check.finite(x, "x")
     if x.ndim == 0:
         raise ValueError("x must be an array with at least one axis")
     axis = _axis(x, axis, "x")
@@ -338,11 +319,11 @@ def standardized_sum(x, mu, sigma, axis=0):
         If ``x`` is empty along ``axis`` or not finite, ``axis`` is invalid, ``mu`` is
         not finite or ``sigma`` is not positive.
     """
-    x = _real(x, "x")
+    x = check.finite(x, "x")
     if x.ndim == 0:
         raise ValueError("x must be an array with at least one axis")
     axis = _axis(x, axis, "x")
-    mu, sigma = _number(mu, "mu"), _positive(sigma, "sigma")
+    mu, sigma = check.number(mu, "mu"), check.positive(sigma, "sigma")
     n = x.shape[axis]
     return _scalar_or_array((x.sum(axis=axis) - n * mu) / (sigma * np.sqrt(n)))
 
@@ -370,7 +351,7 @@ def sample_mean_var(x, axis=0):
         If ``x`` is not finite, has fewer than two values along ``axis``, or ``axis`` is
         invalid.
     """
-    x = _real(x, "x")
+    x = check.finite(x, "x")
     if x.ndim == 0:
         raise ValueError("x must be an array with at least one axis")
     axis = _axis(x, axis, "x", min_len=2)
@@ -405,7 +386,7 @@ def t_statistic(x, mu0=0.0, axis=0):
         If ``x`` is not finite, has fewer than two values along ``axis``, ``axis`` is
         invalid, or ``mu0`` is not finite.
     """
-    mu0 = _number(mu0, "mu0")
+    mu0 = check.number(mu0, "mu0")
     mean, var = sample_mean_var(x, axis=axis)
     n = np.shape(x)[axis]
     with np.errstate(divide="ignore", invalid="ignore"):
@@ -439,8 +420,8 @@ def chi2_pdf(x, df):
     ValueError
         If ``x`` is not finite or ``df`` is not positive.
     """
-    x = _real(x, "x")
-    df = _positive(df, "df")
+    x = check.finite(x, "x")
+    df = check.positive(df, "df")
     a = df / 2
     v = np.where(x > 0, x, 1.0)  # placeholder where the formula does not apply
     log_p = (a - 1) * np.log(v) - v / 2 - a * np.log(2.0) - gammaln(a)
@@ -468,8 +449,8 @@ def t_pdf(x, df):
     ValueError
         If ``x`` is not finite or ``df`` is not positive.
     """
-    x = _real(x, "x")
-    n = _positive(df, "df")
+    x = check.finite(x, "x")
+    n = check.positive(df, "df")
     log_c = gammaln((n + 1) / 2) - gammaln(n / 2) - 0.5 * np.log(n * np.pi)
     return _scalar_or_array(np.exp(log_c - (n + 1) / 2 * np.log1p(x**2 / n)))
 
@@ -498,8 +479,8 @@ def f_pdf(x, dfn, dfd):
     ValueError
         If ``x`` is not finite or a degree of freedom is not positive.
     """
-    x = _real(x, "x")
-    m, n = _positive(dfn, "dfn"), _positive(dfd, "dfd")
+    x = check.finite(x, "x")
+    m, n = check.positive(dfn, "dfn"), check.positive(dfd, "dfd")
     w = np.where(x > 0, x, 1.0)  # placeholder where the formula does not apply
     log_p = (m / 2 * np.log(m / n) + (m / 2 - 1) * np.log(w)
              - (m + n) / 2 * np.log1p(m * w / n) - betaln(m / 2, n / 2))

@@ -17,6 +17,8 @@ import heapq
 
 import numpy as np
 
+from mlnotes import _validate as check
+
 __all__ = [
     "entropy", "cross_entropy", "kl_divergence", "conditional_kl", "mutual_information",
     "empirical_joint", "huffman_code_lengths", "categorical_map",
@@ -59,19 +61,6 @@ def _log_base(base):
     return float(np.log(base))
 
 
-def _positive(value, name):
-    number = isinstance(value, (int, float, np.integer, np.floating))
-    if isinstance(value, bool) or not (number and np.isfinite(value) and value > 0):
-        raise ValueError(f"{name} must be a positive finite number, got {value!r}")
-    return float(value)
-
-
-def _count(value, name, low=1):
-    if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or value < low:
-        raise ValueError(f"{name} must be an integer >= {low}, got {value!r}")
-    return int(value)
-
-
 def _finite(a, name, ndim):
     a = np.asarray(a, dtype=float)
     if a.ndim not in ndim or a.size == 0:
@@ -80,13 +69,6 @@ def _finite(a, name, ndim):
     if not np.all(np.isfinite(a)):
         raise ValueError(f"{name} must be finite (no NaN or inf)")
     return a
-
-
-def _generator(rng):
-    if not isinstance(rng, np.random.Generator):
-        raise ValueError("rng must be a numpy.random.Generator "
-                         f"(np.random.default_rng(seed)), got {type(rng).__name__}")
-    return rng
 
 
 def _kl_terms(p, q):
@@ -367,7 +349,7 @@ def categorical_map(counts, alpha=1.0):
     counts = _finite(counts, "counts", (1,))
     if np.any(counts < 0):
         raise ValueError("counts must be non-negative")
-    alpha = _positive(alpha, "alpha")
+    alpha = check.positive(alpha, "alpha")
     if alpha < 1:
         raise ValueError(f"alpha must be at least 1, got {alpha!r}")
     total = counts.sum() + counts.size * (alpha - 1)
@@ -465,7 +447,7 @@ def descriptive_log_likelihood(theta, phi, x):
 
 def _linear_gaussian_inputs(W, sigma, X):
     W = _finite(W, "W", (2,))
-    sigma = _positive(sigma, "sigma")
+    sigma = check.positive(sigma, "sigma")
     X = _finite(X, "X", (2,))
     if X.shape[1] != W.shape[0]:
         raise ValueError(f"X must have {W.shape[0]} columns (the rows of W), "
@@ -574,12 +556,12 @@ def brownian_paths(n_paths, n_steps, dt, rng, sigma=1.0, x0=0.0):
         If a count is not a positive integer, ``dt`` or ``sigma`` is not positive,
         ``x0`` is not finite, or ``rng`` is not a Generator.
     """
-    n_paths, n_steps = _count(n_paths, "n_paths"), _count(n_steps, "n_steps")
-    dt, sigma = _positive(dt, "dt"), _positive(sigma, "sigma")
+    n_paths, n_steps = check.count(n_paths, "n_paths"), check.count(n_steps, "n_steps")
+    dt, sigma = check.positive(dt, "dt"), check.positive(sigma, "sigma")
     number = isinstance(x0, (int, float, np.integer, np.floating))
     if isinstance(x0, bool) or not (number and np.isfinite(x0)):
         raise ValueError(f"x0 must be a finite number, got {x0!r}")
-    steps = sigma * np.sqrt(dt) * _generator(rng).standard_normal((n_paths, n_steps))
+    steps = sigma * np.sqrt(dt) * check.generator(rng).standard_normal((n_paths, n_steps))
     paths = np.concatenate([np.zeros((n_paths, 1)), np.cumsum(steps, axis=1)], axis=1)
     return float(x0) + paths
 
@@ -624,8 +606,8 @@ def langevin(grad_log_p, x0, step, n_steps, rng, return_path=False):
         If the chains diverge (a step too large for the curvature of ``log p``).
     """
     x = _finite(x0, "x0", (1, 2))
-    eps, n_steps = _positive(step, "step"), _count(n_steps, "n_steps")  # ε = step
-    rng = _generator(rng)
+    eps, n_steps = check.positive(step, "step"), check.count(n_steps, "n_steps")  # ε = step
+    rng = check.generator(rng)
     noise_scale = np.sqrt(2 * eps)
     path = np.empty((n_steps + 1,) + x.shape) if return_path else None
     if return_path:

@@ -11,6 +11,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from mlnotes import _validate as check
+
 __all__ = [
     "add_intercept", "least_squares", "hat_matrix", "ols_covariance",
     "sigmoid", "logit", "log_likelihood", "logistic_regression", "FitResult",
@@ -25,30 +27,6 @@ __all__ = [
 
 
 # ------------------------------------------------------------------------ validation
-def _matrix(X, name="X"):
-    X = np.asarray(X, dtype=float)
-    if X.ndim != 2 or X.shape[0] == 0 or X.shape[1] == 0:
-        raise ValueError(f"{name} must be a non-empty 2-D array of shape (n, p), "
-                         f"got shape {X.shape}")
-    if not np.all(np.isfinite(X)):
-        raise ValueError(f"{name} must be finite (no NaN or inf)")
-    return X
-
-
-def _vector(v, n, name):
-    v = np.asarray(v, dtype=float)
-    if v.shape != (n,):
-        raise ValueError(f"{name} must have shape ({n},), got {v.shape}")
-    if not np.all(np.isfinite(v)):
-        raise ValueError(f"{name} must be finite (no NaN or inf)")
-    return v
-
-
-def _values(v, name):
-    v = np.asarray(v, dtype=float)
-    if not np.all(np.isfinite(v)):
-        raise ValueError(f"{name} must be finite (no NaN or inf)")
-    return v
 
 
 def _labels(y, n, allowed, name="y"):
@@ -73,19 +51,6 @@ def _two_classes(y, n, name="y"):
     if pos.all() or not pos.any():
         raise ValueError(f"{name} must contain both classes")
     return pos
-
-
-def _positive(value, name):
-    number = isinstance(value, (int, float, np.integer, np.floating))
-    if isinstance(value, bool) or not (number and np.isfinite(value) and value > 0):
-        raise ValueError(f"{name} must be a positive finite number, got {value!r}")
-    return float(value)
-
-
-def _count(value, name):
-    if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or value < 1:
-        raise ValueError(f"{name} must be an integer >= 1, got {value!r}")
-    return int(value)
 
 
 def _full_rank(A, name="X"):
@@ -113,7 +78,7 @@ def add_intercept(X):
     ValueError
         If ``X`` is not a finite 2-D array.
     """
-    X = _matrix(X)
+    X = check.matrix(X)
     return np.column_stack([np.ones(X.shape[0]), X])
 
 
@@ -142,7 +107,7 @@ def least_squares(X, y):
     Forming ``XᵀX`` squares the condition number of ``X``; for ill-conditioned
     problems ``np.linalg.lstsq`` (QR/SVD based) is the safer route.
     """
-    X = _matrix(X)
+    X = check.matrix(X)
     y = np.asarray(y, dtype=float)
     if y.ndim not in (1, 2) or y.shape[0] != X.shape[0]:
         raise ValueError(f"y must have shape ({X.shape[0]},) or ({X.shape[0]}, k), "
@@ -171,7 +136,7 @@ def hat_matrix(X):
     ValueError
         If ``X`` is not a finite 2-D array of full column rank.
     """
-    X = _matrix(X)
+    X = check.matrix(X)
     _full_rank(X)
     return X @ np.linalg.solve(X.T @ X, X.T)
 
@@ -196,8 +161,8 @@ def ols_covariance(X, sigma):
         If ``X`` is not a finite 2-D array of full column rank, or ``sigma`` is not
         positive.
     """
-    X = _matrix(X)
-    sigma = _positive(sigma, "sigma")
+    X = check.matrix(X)
+    sigma = check.positive(sigma, "sigma")
     _full_rank(X)
     return sigma**2 * np.linalg.inv(X.T @ X)
 
@@ -272,9 +237,9 @@ def log_likelihood(X, y, beta):
     ValueError
         If a shape is wrong, a value is not finite, or ``y`` has labels outside {0, 1}.
     """
-    X = _matrix(X)
+    X = check.matrix(X)
     y = _labels(y, X.shape[0], (0, 1))
-    eta = X @ _vector(beta, X.shape[1], "beta")
+    eta = X @ check.vector(beta, X.shape[1], "beta")
     return float(np.sum(y * eta - np.logaddexp(0.0, eta)))
 
 
@@ -343,16 +308,16 @@ def logistic_regression(X, y, method="newton", step=None, tol=1e-8, max_iter=Non
         If inputs have wrong shapes or values, ``X`` is rank-deficient, ``method`` is
         unknown, or ``step``, ``tol`` or ``max_iter`` is not positive.
     """
-    X = _matrix(X)
+    X = check.matrix(X)
     y = _labels(y, X.shape[0], (0, 1))
     if method not in ("newton", "gradient"):
         raise ValueError(f"method must be 'newton' or 'gradient', got {method!r}")
     _full_rank(X)
-    step = 4.0 / np.linalg.norm(X, 2) ** 2 if step is None else _positive(step, "step")
-    tol = _positive(tol, "tol")
+    step = 4.0 / np.linalg.norm(X, 2) ** 2 if step is None else check.positive(step, "step")
+    tol = check.positive(tol, "tol")
     if max_iter is None:
         max_iter = 50 if method == "newton" else 20000
-    max_iter = _count(max_iter, "max_iter")
+    max_iter = check.count(max_iter, "max_iter")
     beta = np.zeros(X.shape[1])
     history = [log_likelihood(X, y, beta)]
     converged = False
@@ -399,9 +364,9 @@ def perceptron(X, y, max_epochs=100):
         If inputs have wrong shapes or values, ``y`` has labels outside {-1, +1}, or
         ``max_epochs`` is not a positive integer.
     """
-    X = _matrix(X)
+    X = check.matrix(X)
     y = _labels(y, X.shape[0], (-1, 1))
-    max_epochs = _count(max_epochs, "max_epochs")
+    max_epochs = check.count(max_epochs, "max_epochs")
     beta = np.zeros(X.shape[1])
     mistakes = []
     for _ in range(max_epochs):
@@ -435,7 +400,7 @@ def squared_loss(r):
     ValueError
         If ``r`` contains NaN or inf.
     """
-    return _values(r, "r") ** 2
+    return check.finite(r, "r") ** 2
 
 
 def absolute_loss(r):
@@ -455,7 +420,7 @@ def absolute_loss(r):
     ValueError
         If ``r`` contains NaN or inf.
     """
-    return np.abs(_values(r, "r"))
+    return np.abs(check.finite(r, "r"))
 
 
 def huber_loss(r, delta=1.0):
@@ -477,8 +442,8 @@ def huber_loss(r, delta=1.0):
     ValueError
         If ``r`` contains NaN or inf, or ``delta`` is not positive.
     """
-    r = _values(r, "r")
-    delta = _positive(delta, "delta")
+    r = check.finite(r, "r")
+    delta = check.positive(delta, "delta")
     a = np.abs(r)
     return np.where(a <= delta, 0.5 * r**2, delta * a - 0.5 * delta**2)
 
@@ -501,7 +466,7 @@ def zero_one_loss(m):
     ValueError
         If ``m`` contains NaN or inf.
     """
-    return (_values(m, "m") < 0).astype(float)
+    return (check.finite(m, "m") < 0).astype(float)
 
 
 def logistic_loss(m):
@@ -521,7 +486,7 @@ def logistic_loss(m):
     ValueError
         If ``m`` contains NaN or inf.
     """
-    return np.logaddexp(0.0, -_values(m, "m"))
+    return np.logaddexp(0.0, -check.finite(m, "m"))
 
 
 def exponential_loss(m):
@@ -541,7 +506,7 @@ def exponential_loss(m):
     ValueError
         If ``m`` contains NaN or inf.
     """
-    return np.exp(-_values(m, "m"))
+    return np.exp(-check.finite(m, "m"))
 
 
 def hinge_loss(m):
@@ -561,7 +526,7 @@ def hinge_loss(m):
     ValueError
         If ``m`` contains NaN or inf.
     """
-    return np.maximum(0.0, 1.0 - _values(m, "m"))
+    return np.maximum(0.0, 1.0 - check.finite(m, "m"))
 
 
 def huber_regression(X, y, delta=1.0, tol=1e-10, max_iter=200):
@@ -597,10 +562,10 @@ def huber_regression(X, y, delta=1.0, tol=1e-10, max_iter=200):
         If inputs have wrong shapes or values, ``X`` is rank-deficient, or ``delta``,
         ``tol`` or ``max_iter`` is not positive.
     """
-    X = _matrix(X)
-    y = _vector(y, X.shape[0], "y")
-    delta, tol = _positive(delta, "delta"), _positive(tol, "tol")
-    max_iter = _count(max_iter, "max_iter")
+    X = check.matrix(X)
+    y = check.vector(y, X.shape[0], "y")
+    delta, tol = check.positive(delta, "delta"), check.positive(tol, "tol")
+    max_iter = check.count(max_iter, "max_iter")
     beta = least_squares(X, y)
     history = [huber_loss(y - X @ beta, delta).sum()]
     converged = False
@@ -642,7 +607,7 @@ def scatter_matrices(X, y):
         If ``X`` is not a finite 2-D array, or ``y`` has the wrong shape, other labels,
         or only one class.
     """
-    X = _matrix(X)
+    X = check.matrix(X)
     pos = _two_classes(y, X.shape[0])
     mu_pos, mu_neg = X[pos].mean(axis=0), X[~pos].mean(axis=0)
     C = X - np.where(pos[:, None], mu_pos, mu_neg)  # each point minus its class mean
@@ -704,7 +669,7 @@ def lda_direction(X, y):
         If a shape or label is wrong, or the within-class scatter ``S_W`` is singular
         (e.g. fewer than ``d + 2`` points).
     """
-    X = _matrix(X)
+    X = check.matrix(X)
     pos = _two_classes(y, X.shape[0])
     _, S_W = scatter_matrices(X, y)
     _full_rank(S_W, name="S_W (within-class scatter of X)")
@@ -758,7 +723,7 @@ def gda_fit(X, y):
         If a shape is wrong, ``y`` has labels outside {0, 1} or one class only, or
         ``Sigma`` is singular.
     """
-    X = _matrix(X)
+    X = check.matrix(X)
     y = _labels(y, X.shape[0], (0, 1))
     _, S_W = scatter_matrices(X, y)
     _full_rank(S_W, name="Sigma (within-class covariance of X)")
@@ -821,7 +786,7 @@ def gda_predict_proba(fit, X):
         If ``fit`` is not a :class:`GDAFit` or ``X`` has the wrong shape.
     """
     beta = gda_coefficients(fit)
-    X = _matrix(X)
+    X = check.matrix(X)
     if X.shape[1] != beta.size - 1:
         raise ValueError(f"X must have {beta.size - 1} columns, got {X.shape[1]}")
     return sigmoid(beta[0] + X @ beta[1:])
@@ -873,11 +838,11 @@ def naive_bayes_fit(X, y, alpha=1.0):
         If ``X`` is not binary, ``y`` has labels outside {0, 1}, a shape is wrong, or
         ``alpha`` is not positive.
     """
-    X = _matrix(X)
+    X = check.matrix(X)
     if not np.all(np.isin(X, (0, 1))):
         raise ValueError("X must contain only the values 0 and 1")
     y = _labels(y, X.shape[0], (0, 1))
-    alpha = _positive(alpha, "alpha")
+    alpha = check.positive(alpha, "alpha")
     Y = np.column_stack([1 - y, y])  # one-hot classes, shape (n, 2)
     n_k = Y.sum(axis=0)
     phi = (Y.T @ X + alpha) / (n_k[:, None] + 2 * alpha)
@@ -934,7 +899,7 @@ def naive_bayes_predict_proba(fit, X):
         wrong number of columns.
     """
     beta = naive_bayes_coefficients(fit)
-    X = _matrix(X)
+    X = check.matrix(X)
     if X.shape[1] != beta.size - 1 or not np.all(np.isin(X, (0, 1))):
         raise ValueError(f"X must be binary with {beta.size - 1} columns")
     return sigmoid(beta[0] + X @ beta[1:])
