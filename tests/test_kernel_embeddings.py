@@ -1,0 +1,427 @@
+"""Tests of mlnotes.kernel_embeddings against scikit-learn, closed forms and brute force."""
+import itertools
+
+import numpy as np
+import pytest
+from sklearn.decomposition import PCA, KernelPCA
+from sklearn.metrics.pairwise import rbf_kernel
+from sklearn.preprocessing import KernelCenterer
+
+from mlnotes import kernel_embeddings as E
+
+SIZES = [(6, 1, 0), (25, 2, 1), (70, 3, 2)]  # (n, d, seed)
+
+
+def _data(n, d, seed):
+    return np.random.default_rng(seed).standard_normal((n, d))
+
+
+def _quadratic_features(X):
+    """Explicit feature map of k(x, z) = (xᵀz + 1)² for x in R²."""
+    x1, x2 = X[:, 0], X[:, 1]
+    r = np.sqrt(2)
+    return np.column_stack([x1**2, x2**2, r * x1 * x2, r * x1, r * x2, np.ones(len(X))])
+
+
+def _align(A, B):
+    """Flip the columns of A to match the signs of the columns of B."""
+    return A * np.sign(np.sum(A * B, axis=0))
+
+
+def _gauss_stack(Z, sigma=1.0):
+    sq = ((Z[..., :, None, :] - Z[..., None, :, :]) ** 2).sum(-1)
+    return np.exp(-sq / (2 * sigma**2))
+
+
+# ---------------------------------------------------------------------- centring
+@pytest.mark.parametrize("n, d, seed", SIZES)
+def test_centering_matrix_properties(n, d, seed):
+    X = _data(n, d, seed)
+    H = E.centering_matrix(n)
+    np.testing.assert_allclose(H, H.T, atol=0)
+    np.testing.assert_allclose(H @ H, H, atol=1e-12)
+    np.testing.assert_allclose(H @ np.ones(n), 0, atol=1e-12)
+    np.testing.assert_allclose(H @ X, X - X.mean(axis=0), atol=1e-12)
+    np.testing.assert_allclose(X.T @ H @ X / n, np.atleast_2d(np.cov(X, rowvar=False, bias=True)),
+                               atol=1e-12)
+    assert np.trace(H) == pytest.approx(n - 1)
+
+
+@pytest.mark.parametrize("n, d, seed", SIZES)
+def test_center_kernel_matches_kernelcenterer_and_hkh(n, d, seed):
+    X = _data(n, d, seed)
+    K = rbf_kernel(X, gamma=0.3)
+    Kc = E.center_kernel(K)
+    np.testing.assert_allclose(Kc, KernelCenterer().fit_transform(K), atol=1e-12)
+    H = E.centering_matrix(n)
+    np.testing.assert_allclose(Kc, H @ K @ H, atol=1e-12)
+    one = np.ones((n, n))
+    four_terms = K - K @ one / n - one @ K / n + one @ K @ one / n**2
+    np.testing.assert_allclose(Kc, four_terms, atol=1e-12)
+
+
+@pytest.mark.parametrize("n, seed", [(5, 0), (40, 1)])
+def test_center_kernel_is_gram_of_centred_features(n, seed):
+    X = _data(n, 2, seed)
+    Phi = _quadratic_features(X)
+    K = (X @ X.T + 1) ** 2
+    np.testing.assert_allclose(Phi @ Phi.T, K, atol=1e-10)
+    Phic = Phi - Phi.mean(axis=0)
+    np.testing.assert_allclose(E.center_kernel(K), Phic @ Phic.T, atol=1e-10)
+
+
+def test_center_kernel_on_a_stack():
+    Z = np.random.default_rng(3).standard_normal((4, 9, 2))
+    Ks = _gauss_stack(Z)
+    out = E.center_kernel(Ks)
+    for i in range(4):
+        np.testing.assert_allclose(out[i], E.center_kernel(Ks[i]), atol=1e-14)
+
+
+# -------------------------------------------------------------------- kernel PCA
+@pytest.mark.parametrize("n, d, seed", SIZES[1:])
+@pytest.mark.parametrize("k", [1, 3])
+def test_kernel_pca_matches_sklearn(n, d, seed, k):
+    X = _data(n, d, seed)
+    K = rbf_kernel(X, gamma=0.5)
+    res = E.kernel_pca(K, k)
+    ref = KernelPCA(n_components=k, kernel="precomputed", eigen_solver="dense").fit(K)
+    scores_ref = ref.transform(K)
+    np.testing.assert_allclose(_align(res.scores, scores_ref), scores_ref, atol=1e-8)
+    # sklearn's eigenvalues_ are those of the centred Gram matrix, n times ours
+    np.testing.assert_allclose(n * res.eigenvalues, ref.eigenvalues_, rtol=1e-10)
+    np.testing.assert_allclose(E.center_kernel(K) @ res.alphas, res.scores, atol=1e-10)
+
+
+@pytest.mark.parametrize("n, d, seed", SIZES[1:])
+def test_kernel_pca_with_linear_kernel_is_pca(n, d, seed):
+    X = _data(n, d, seed) * np.arange(1, d + 1)  # distinct variances
+    res = E.kernel_pca(X @ X.T, d)
+    pca = PCA(n_components=d).fit(X)
+    ref = pca.transform(X)
+    np.testing.assert_allclose(_align(res.scores, ref), ref, atol=1e-9)
+    # PCA divides by n - 1, kernel PCA's variances by n
+    np.testing.assert_allclose(res.eigenvalues, pca.explained_variance_ * (n - 1) / n, rtol=1e-10)
+
+
+@pytest.mark.parametrize("n, seed", [(30, 4), (60, 5)])
+def test_kernel_pca_directions_have_unit_norm(n, seed):
+    X = _data(n, 2, seed)
+    Phic = _quadratic_features(X)
+    Phic = Phic - Phic.mean(axis=0)
+    res = E.kernel_pca((X @ X.T + 1) ** 2, 4)
+    F = Phic.T @ res.alphas                  # the directions f_l in feature space
+    np.testing.assert_allclose(F.T @ F, np.eye(4), atol=1e-9)
+    C = Phic.T @ Phic / n                    # covariance of the centred features
+    np.testing.assert_allclose(C @ F, F * res.eigenvalues, atol=1e-9)
+    np.testing.assert_allclose(res.scores.var(axis=0), res.eigenvalues, rtol=1e-9)
+    np.testing.assert_allclose(np.corrcoef(res.scores, rowvar=False), np.eye(4), atol=1e-8)
+
+
+def test_kernel_pca_sign_convention_and_repr():
+    K = rbf_kernel(_data(20, 2, 6))
+    res = E.kernel_pca(K, 3)
+    U = res.alphas * np.sqrt(20 * res.eigenvalues)
+    assert np.all(U[np.abs(U).argmax(axis=0), np.arange(3)] > 0)
+    np.testing.assert_allclose(U.T @ U, np.eye(3), atol=1e-10)
+    assert repr(res) == "KernelPCAResult(n=20, n_components=3)"
+    assert np.all(np.diff(res.eigenvalues) <= 0)
+
+
+# --------------------------------------------------------------------------- MMD
+def _mmd_brute_force(K, m):
+    N = K.shape[0]
+    n = N - m
+    xs, ys = range(m), range(m, N)
+    v_xx = sum(K[i, j] for i in xs for j in xs) / m**2
+    v_yy = sum(K[i, j] for i in ys for j in ys) / n**2
+    xy = sum(K[i, j] for i in xs for j in ys) / (m * n)
+    u_xx = sum(K[i, j] for i in xs for j in xs if i != j) / (m * (m - 1))
+    u_yy = sum(K[i, j] for i in ys for j in ys if i != j) / (n * (n - 1))
+    return v_xx + v_yy - 2 * xy, u_xx + u_yy - 2 * xy
+
+
+@pytest.mark.parametrize("m, n, d, seed", [(2, 3, 1, 0), (7, 12, 2, 1), (30, 18, 3, 2)])
+def test_mmd_estimates_match_brute_force_sums(m, n, d, seed):
+    rng = np.random.default_rng(seed)
+    Z = np.vstack([rng.standard_normal((m, d)), 0.5 + rng.standard_normal((n, d))])
+    K = rbf_kernel(Z, gamma=0.4)
+    v, u = _mmd_brute_force(K, m)
+    assert E.mmd2_biased(K, m) == pytest.approx(v, abs=1e-12)
+    assert E.mmd2_unbiased(K, m) == pytest.approx(u, abs=1e-12)
+
+
+@pytest.mark.parametrize("m, n, d, seed", [(1, 1, 1, 0), (10, 4, 2, 1), (40, 55, 5, 2)])
+def test_linear_kernel_mmd_is_squared_mean_difference(m, n, d, seed):
+    rng = np.random.default_rng(seed)
+    X, Y = rng.standard_normal((m, d)), 1 + rng.standard_normal((n, d))
+    Z = np.vstack([X, Y])
+    mmd = E.mmd2_biased(Z @ Z.T, m)
+    assert mmd == pytest.approx(np.sum((X.mean(0) - Y.mean(0)) ** 2), abs=1e-10)
+
+
+def test_mmd_on_a_stack_matches_one_at_a_time():
+    Ks = _gauss_stack(np.random.default_rng(7).standard_normal((5, 11, 2)))
+    for f in (E.mmd2_biased, E.mmd2_unbiased):
+        np.testing.assert_allclose(f(Ks, 4), [f(K, 4) for K in Ks], atol=1e-14)
+        assert f(Ks[None], 4).shape == (1, 5)
+
+
+def _gauss_expectation(mean_diff, var_sum, ell, d):
+    """E exp(-‖a - b‖²/(2ℓ²)) for independent a ~ N(μa, σa² I), b ~ N(μb, σb² I)."""
+    s = ell**2 + var_sum
+    return (ell**2 / s) ** (d / 2) * np.exp(-mean_diff**2 / (2 * s))
+
+
+def test_mmd_estimates_have_the_stated_expectations():
+    """U is unbiased for the closed-form MMD²; V has the bias (2 - E_PP k - E_QQ k)/n."""
+    rng = np.random.default_rng(8)
+    reps, n, shift, sd_q = 4000, 15, 0.8, 1.5
+    Z = np.concatenate([rng.standard_normal((reps, n, 1)),
+                        shift + sd_q * rng.standard_normal((reps, n, 1))], axis=1)
+    Ks = _gauss_stack(Z)
+    e_pp = _gauss_expectation(0, 2, 1, 1)
+    e_qq = _gauss_expectation(0, 2 * sd_q**2, 1, 1)
+    e_pq = _gauss_expectation(shift, 1 + sd_q**2, 1, 1)
+    mmd2 = e_pp + e_qq - 2 * e_pq
+    u, v = E.mmd2_unbiased(Ks, n), E.mmd2_biased(Ks, n)
+    assert abs(u.mean() - mmd2) < 4 * u.std() / np.sqrt(reps)
+    bias = ((1 - e_pp) + (1 - e_qq)) / n
+    assert abs(v.mean() - (mmd2 + bias)) < 4 * v.std() / np.sqrt(reps)
+    assert abs(v.mean() - mmd2) > 8 * v.std() / np.sqrt(reps)  # the bias is visible
+    assert np.all(v >= -1e-12) and np.any(u < 0)
+
+
+# -------------------------------------------------------------------------- HSIC
+def _hsic_brute_force(K, L):
+    n = K.shape[0]
+    total = 0.0
+    for i, j in itertools.product(range(n), repeat=2):
+        total += K[i, j] * L[i, j] / n**2
+        for q in range(n):
+            total -= 2 * K[i, j] * L[i, q] / n**3
+    total += K.sum() * L.sum() / n**4
+    return total
+
+
+@pytest.mark.parametrize("n, seed", [(3, 0), (9, 1), (17, 2)])
+def test_hsic_matches_trace_and_three_term_forms(n, seed):
+    rng = np.random.default_rng(seed)
+    x = rng.standard_normal((n, 2))
+    y = np.column_stack([x[:, 0] ** 2, rng.standard_normal(n)])
+    K, L = rbf_kernel(x, gamma=0.7), rbf_kernel(y, gamma=0.2)
+    H = E.centering_matrix(n)
+    h = E.hsic_biased(K, L)
+    assert h == pytest.approx(np.trace(K @ H @ L @ H) / n**2, abs=1e-13)
+    one = np.ones(n)
+    three = (np.trace(K @ L) / n**2 + (one @ K @ one) * (one @ L @ one) / n**4
+             - 2 * one @ K @ L @ one / n**3)
+    assert h == pytest.approx(three, abs=1e-13)
+    assert h == pytest.approx(_hsic_brute_force(K, L), abs=1e-12)
+    assert E.hsic_biased(L, K) == pytest.approx(h, abs=1e-14)
+
+
+@pytest.mark.parametrize("n, p, q, seed", [(8, 1, 1, 0), (40, 3, 2, 1), (90, 2, 4, 2)])
+def test_linear_hsic_is_squared_frobenius_norm_of_cross_covariance(n, p, q, seed):
+    rng = np.random.default_rng(seed)
+    X = rng.standard_normal((n, p))
+    Y = X @ rng.standard_normal((p, q)) + rng.standard_normal((n, q))
+    C = (X - X.mean(0)).T @ (Y - Y.mean(0)) / n
+    np.testing.assert_allclose(C, np.cov(X, Y, rowvar=False, bias=True)[:p, p:], atol=1e-12)
+    h = E.hsic_biased(X @ X.T, Y @ Y.T)
+    assert h == pytest.approx(np.sum(C**2), rel=1e-10)
+    assert h == pytest.approx(np.sum(np.linalg.svd(C, compute_uv=False) ** 2), rel=1e-10)
+
+
+def test_hsic_broadcasts_stacks():
+    rng = np.random.default_rng(9)
+    K = rbf_kernel(rng.standard_normal((10, 1)))
+    Ls = _gauss_stack(rng.standard_normal((6, 10, 1)))
+    np.testing.assert_allclose(E.hsic_biased(K, Ls), [E.hsic_biased(K, L) for L in Ls], atol=1e-15)
+
+
+# -------------------------------------------------------------- permutation test
+def test_pvalue_formula_and_ties():
+    rng = np.random.default_rng(10)
+    K = rbf_kernel(rng.standard_normal((12, 1)))
+    res = E.permutation_test(lambda A: E.mmd2_biased(A, 6), K, n_permutations=99, rng=rng)
+    assert res.null_distribution.shape == (99,)
+    expected = (1 + np.sum(res.null_distribution >= res.statistic)) / 100
+    assert res.pvalue == pytest.approx(expected, abs=1e-15)
+    const = E.permutation_test(lambda A: np.zeros(A.shape[:-2]), K, n_permutations=49, rng=rng)
+    assert const.pvalue == 1.0                        # every permuted value ties
+    # a permutation that keeps the two groups reproduces T up to rounding: it must tie
+    T = E.mmd2_biased(K, 6)
+    p = np.r_[rng.permutation(6), 6 + rng.permutation(6)]
+    assert E.mmd2_biased(K[np.ix_(p, p)], 6) == pytest.approx(T, rel=1e-12)
+
+
+def test_pvalue_is_never_zero_and_reproducible():
+    rng = np.random.default_rng(11)
+    Z = np.vstack([rng.standard_normal((30, 1)), 4 + rng.standard_normal((30, 1))])
+    K = rbf_kernel(Z)
+    a = E.permutation_test(lambda A: E.mmd2_unbiased(A, 30), K, n_permutations=199,
+                           rng=np.random.default_rng(0))
+    b = E.permutation_test(lambda A: E.mmd2_unbiased(A, 30), K, n_permutations=199,
+                           rng=np.random.default_rng(0))
+    assert a.pvalue == 1 / 200
+    np.testing.assert_array_equal(a.null_distribution, b.null_distribution)
+    assert repr(a).startswith("PermutationTestResult(statistic=")
+    assert "n_permutations=199" in repr(a)
+
+
+def test_batches_do_not_change_the_result(monkeypatch):
+    rng = np.random.default_rng(12)
+    K, L = rbf_kernel(rng.standard_normal((15, 1))), rbf_kernel(rng.standard_normal((15, 1)))
+    whole = E.permutation_test(E.hsic_biased, K, L, n_permutations=101, rng=np.random.default_rng(1))
+    monkeypatch.setattr(E, "_BATCH_ENTRIES", 15 * 15 * 7)   # batches of 7 permutations
+    parts = E.permutation_test(E.hsic_biased, K, L, n_permutations=101, rng=np.random.default_rng(1))
+    np.testing.assert_allclose(parts.null_distribution, whole.null_distribution, atol=1e-15)
+    assert parts.pvalue == whole.pvalue
+
+
+def test_two_sample_pvalue_matches_exact_enumeration():
+    rng = np.random.default_rng(13)
+    m = 4
+    Z = np.vstack([rng.standard_normal((m, 1)), 0.8 + rng.standard_normal((m, 1))])
+    K = rbf_kernel(Z, gamma=0.5)
+    T = E.mmd2_biased(K, m)
+    splits = [list(s) + [i for i in range(2 * m) if i not in s]
+              for s in itertools.combinations(range(2 * m), m)]
+    values = np.array([E.mmd2_biased(K[np.ix_(p, p)], m) for p in splits])
+    exact = np.mean(values >= T - 1e-12)
+    B = 20000
+    res = E.permutation_test(lambda A: E.mmd2_biased(A, m), K, n_permutations=B, rng=rng)
+    assert abs(res.pvalue - exact) < 4 * np.sqrt(exact * (1 - exact) / B) + 1 / B
+
+
+def test_independence_pvalue_matches_exact_enumeration():
+    rng = np.random.default_rng(14)
+    n = 6
+    x = rng.standard_normal((n, 1))
+    y = x**2 + 0.3 * rng.standard_normal((n, 1))
+    K, L = rbf_kernel(x), rbf_kernel(y)
+    T = E.hsic_biased(K, L)
+    values = np.array([E.hsic_biased(K, L[np.ix_(p, p)])
+                       for p in map(list, itertools.permutations(range(n)))])
+    exact = np.mean(values >= T - 1e-12)
+    B = 20000
+    res = E.permutation_test(E.hsic_biased, K, L, n_permutations=B, rng=rng)
+    assert abs(res.pvalue - exact) < 4 * np.sqrt(exact * (1 - exact) / B) + 1 / B
+
+
+@pytest.mark.parametrize("kind", ["two-sample", "independence"])
+def test_level_under_the_null_by_simulation(kind):
+    """With (B + 1) α an integer the permutation test has level exactly α."""
+    rng = np.random.default_rng(15)
+    reps, n, B = 3000, 10, 39
+    A = _gauss_stack(rng.standard_normal((reps, 2 * n if kind == "two-sample" else n, 1)))
+    Bm = _gauss_stack(rng.standard_normal((reps, n, 1)) ** 2)
+    pvalues = np.empty(reps)
+    for r in range(reps):
+        if kind == "two-sample":
+            res = E.permutation_test(lambda M: E.mmd2_biased(M, n), A[r], n_permutations=B, rng=rng)
+        else:
+            res = E.permutation_test(E.hsic_biased, A[r], Bm[r], n_permutations=B, rng=rng)
+        pvalues[r] = res.pvalue
+    for alpha in (0.05, 0.5):
+        rate = np.mean(pvalues <= alpha)
+        assert abs(rate - alpha) < 4 * np.sqrt(alpha * (1 - alpha) / reps), (alpha, rate)
+
+
+def test_power_under_alternatives():
+    rng = np.random.default_rng(16)
+    Z = np.vstack([rng.standard_normal((50, 1)), 3.0 * rng.standard_normal((50, 1))])
+    res = E.permutation_test(lambda A: E.mmd2_unbiased(A, 50), rbf_kernel(Z, gamma=0.5),
+                             n_permutations=199, rng=rng)
+    assert res.pvalue == 1 / 200     # a variance ratio of 9: no permutation comes close
+    x = rng.uniform(-1, 1, (50, 1))
+    y = x**2 + 0.1 * rng.standard_normal((50, 1))
+    res = E.permutation_test(E.hsic_biased, rbf_kernel(x, gamma=2), rbf_kernel(y, gamma=2),
+                             n_permutations=199, rng=rng)
+    assert res.pvalue == 1 / 200
+
+
+# -------------------------------------------------------------------- validation
+def test_centering_matrix_rejects_bad_sizes():
+    for bad in (0, -3, 2.5, True, "4"):
+        with pytest.raises(ValueError, match="n must be an integer"):
+            E.centering_matrix(bad)
+
+
+GOOD = np.array([[2.0, 1.0], [1.0, 2.0]])
+BAD_GRAMS = [
+    (np.ones((2, 3)), "K must be a non-empty square matrix"),
+    (np.ones(4), "K must be a non-empty square matrix"),
+    (np.array([[1.0, 0.5], [0.2, 1.0]]), "K must be symmetric"),
+    (np.array([[1.0, np.nan], [np.nan, 1.0]]), "K must be finite"),
+    (np.ones((3, 2, 3)), "K must be a non-empty square matrix"),
+    (np.array([GOOD, [[1.0, 0.0], [0.3, 1.0]]]), "K must be symmetric"),
+    (np.array([GOOD, [[np.inf, 0.0], [0.0, 1.0]]]), "K must be finite"),
+]
+
+
+@pytest.mark.parametrize("K, match", BAD_GRAMS)
+def test_bad_gram_matrices_raise(K, match):
+    with pytest.raises(ValueError, match=match):
+        E.center_kernel(K)
+    with pytest.raises(ValueError, match=match):
+        E.mmd2_biased(K, 1)
+    with pytest.raises(ValueError, match=match):
+        E.hsic_biased(K, K)
+    if K.ndim == 2 or K.ndim == 1:
+        with pytest.raises(ValueError, match=match):
+            E.kernel_pca(K, 1)
+        with pytest.raises(ValueError, match=match):
+            E.permutation_test(E.hsic_biased, K, GOOD, rng=np.random.default_rng(0))
+
+
+def test_bad_L_is_named():
+    with pytest.raises(ValueError, match="L must be symmetric"):
+        E.hsic_biased(GOOD, np.array([[1.0, 0.5], [0.2, 1.0]]))
+    with pytest.raises(ValueError, match="L must have the size of K"):
+        E.hsic_biased(GOOD, np.eye(3))
+    with pytest.raises(ValueError, match="L has stack shape"):
+        E.hsic_biased(np.stack([GOOD] * 2), np.stack([GOOD] * 3))
+    with pytest.raises(ValueError, match="L must have the shape of K"):
+        E.permutation_test(E.hsic_biased, GOOD, np.eye(3), rng=np.random.default_rng(0))
+    with pytest.raises(ValueError, match="L must be finite"):
+        E.permutation_test(E.hsic_biased, GOOD, np.full((2, 2), np.nan), rng=np.random.default_rng(0))
+
+
+def test_sample_sizes_of_the_mmd_estimates():
+    K = rbf_kernel(_data(5, 1, 0))
+    for m in (0, 5, 7, 2.0, None):
+        with pytest.raises(ValueError, match="m must"):
+            E.mmd2_biased(K, m)
+    for m in (1, 4):   # the unbiased estimate needs two points in each sample
+        with pytest.raises(ValueError, match="m must"):
+            E.mmd2_unbiased(K, m)
+    assert np.isfinite(E.mmd2_unbiased(K, 2)) and np.isfinite(E.mmd2_biased(K, 4))
+
+
+def test_kernel_pca_rejects_bad_input():
+    X = _data(6, 2, 1)
+    K = X @ X.T                      # rank 2, so the centred matrix has rank 2
+    with pytest.raises(ValueError, match="n_components must be at most 2"):
+        E.kernel_pca(K, 3)
+    with pytest.raises(ValueError, match="n_components must be an integer"):
+        E.kernel_pca(K, 0)
+    with pytest.raises(ValueError, match="K must be positive semi-definite"):
+        E.kernel_pca(-rbf_kernel(X), 1)
+
+
+def test_permutation_test_rejects_bad_arguments():
+    rng = np.random.default_rng(0)
+    K = rbf_kernel(_data(6, 1, 2))
+    stat = lambda A: E.mmd2_biased(A, 3)  # noqa: E731
+    with pytest.raises(ValueError, match="statistic must be callable"):
+        E.permutation_test(3.0, K, rng=rng)
+    for bad in (0, 1.5, -2):
+        with pytest.raises(ValueError, match="n_permutations must be an integer"):
+            E.permutation_test(stat, K, n_permutations=bad, rng=rng)
+    for bad in (None, 0, np.random.RandomState(0)):
+        with pytest.raises(ValueError, match="rng must be a numpy.random.Generator"):
+            E.permutation_test(stat, K, rng=bad)
+    with pytest.raises(ValueError, match="statistic must return one value per matrix"):
+        E.permutation_test(lambda A: A.sum(), K, rng=rng)
