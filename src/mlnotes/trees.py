@@ -1,0 +1,587 @@
+"""Trees and ensembles (chapter 12): impurities, the vectorised best split, CART trees
+with cost-complexity pruning, bagging (and random forests), and AdaBoost with stumps.
+
+Conventions. Data points are the rows of ``X``. A classification tree takes any integer
+or real class labels and predicts the majority class of a leaf (ties go to the smallest
+label, as in scikit-learn); a regression tree predicts the mean of a leaf. AdaBoost uses
+labels in {-1, +1}. Impurities use natural logarithms (scikit-learn's ``"entropy"`` uses
+base 2, which scales every impurity by the same factor and so never changes a split).
+"""
+from dataclasses import dataclass
+
+import numpy as np
+from scipy.special import gammaln  # log-factorials for binomial coefficients
+
+from mlnotes import _validate as check
+
+__all__ = [
+    "misclassification", "gini", "entropy_impurity", "best_split", "DecisionTree",
+    "majority_vote_error", "chernoff_majority_bound", "bagging", "BaggingResult",
+    "adaboost", "AdaBoostResult",
+]
+
+CRITERIA = ("gini", "entropy", "squared_error")
+
+
+# ------------------------------------------------------------------------ impurities
+def misclassification(p, axis=-1):
+    """Misclassification impurity ``1 - max_k p_k`` of class proportions ``p``.
+
+    Parameters
+    ----------
+    p : array_like
+        Class proportions, non-negative and summing to 1 along ``axis``.
+    axis : int
+        Axis of the classes.
+
+    Returns
+    -------
+    ndarray
+        The impurity, with ``axis`` removed.
+
+    Raises
+    ------
+    ValueError
+        If ``p`` is not a probability vector along ``axis``.
+    """
+    p = check.probabilities(p, "p", axis=axis)
+    return 1.0 - p.max(axis=axis)
+
+
+def gini(p, axis=-1):
+    """Gini impurity ``sum_k p_k (1 - p_k) = 1 - sum_k p_k^2`` of class proportions ``p``.
+
+    Parameters
+    ----------
+    p : array_like
+        Class proportions, non-negative and summing to 1 along ``axis``.
+    axis : int
+        Axis of the classes.
+
+    Returns
+    -------
+    ndarray
+        The impurity, with ``axis`` removed.
+
+    Raises
+    ------
+    ValueError
+        If ``p`` is not a probability vector along ``axis``.
+    """
+    p = check.probabilities(p, "p", axis=axis)
+    return 1.0 - np.sum(p * p, axis=axis)
+
+
+def entropy_impurity(p, axis=-1):
+    """Entropy impurity ``-sum_k p_k log p_k`` (natural log, ``0 log 0 = 0``).
+
+    Parameters
+    ----------
+    p : array_like
+        Class proportions, non-negative and summing to 1 along ``axis``.
+    axis : int
+        Axis of the classes.
+
+    Returns
+    -------
+    ndarray
+        The impurity in nats, with ``axis`` removed.
+
+    Raises
+    ------
+    ValueError
+        If ``p`` is not a probability vector along ``axis``.
+    """
+    p = check.probabilities(p, "p", axis=axis)
+    logp = np.log(np.where(p > 0, p, 1.0))
+    return -np.sum(p * logp, axis=axis)
+
+
+def _node_impurity(counts, criterion):
+    """Impurity from weighted class counts (..., K), or from (w, wy, wy²) for regression."""
+    if criterion == "squared_error":
+        w, s, s2 = counts[..., 0], counts[..., 1], counts[..., 2]
+        return np.maximum(s2 / w - (s / w) ** 2, 0.0)
+    p = counts / counts.sum(axis=-1, keepdims=True)
+    if criterion == "gini":
+        return 1.0 - np.sum(p * p, axis=-1)
+    return -np.sum(p * np.log(np.where(p > 0, p, 1.0)), axis=-1)
+
+
+def _targets(y, w, criterion, classes):
+    """Per-point statistics whose sums give a node's impurity: one-hot weights or (w, wy, wy²)."""
+    if criterion == "squared_error":
+        return np.column_stack([w, w * y, w * y * y])
+    return w[:, None] * (y[:, None] == classes[None, :])
+
+
+# ------------------------------------------------------------------------ best split
+def best_split(X, y, sample_weight=None, criterion="gini", min_samples_leaf=1, features=None):
+    """Best axis-parallel split ``x_j <= s`` of a node, found for all thresholds at once.
+
+    Each feature is sorted once; cumulative sums of the (weighted) class indicators, or of
+    ``w, w y, w y^2`` for regression, give the impurity of both children at every cut, and
+    the cut with the smallest weighted child impurity ``W_L G(L) + W_R G(R)`` wins. The
+    threshold is the midpoint between the two sorted values it separates.
+
+    Parameters
+    ----------
+    X : array_like, shape (n, d)
+    y : array_like, shape (n,)
+        Class labels, or real responses for ``criterion="squared_error"``.
+    sample_weight : array_like, shape (n,), optional
+        Non-negative weights (default: all ones).
+    criterion : {"gini", "entropy", "squared_error"}
+    min_samples_leaf : int
+        Each child must hold at least this many points.
+    features : array_like of int, optional
+        Features to search (default: all).
+
+    Returns
+    -------
+    (feature, threshold, decrease) : (int, float, float)
+        ``decrease`` is ``W G(node) - W_L G(L) - W_R G(R)`` (weights summed, not
+        normalised); ``(-1, nan, 0.0)`` if no valid split exists.
+
+    Raises
+    ------
+    ValueError
+        On bad shapes, non-finite values, negative weights or an unknown criterion.
+    """
+    X = check.matrix(X)
+    n, d = X.shape
+    y = check.vector(y, n, "y")
+    w = _weights(sample_weight, n)
+    criterion = check.choice(criterion, CRITERIA, "criterion")
+    min_samples_leaf = check.count(min_samples_leaf, "min_samples_leaf")
+    features = np.arange(d) if features is None else np.asarray(features, dtype=int)
+    return _best_split(X, y, w, criterion, min_samples_leaf, features, np.unique(y))
+
+
+def _best_split(X, y, w, criterion, min_leaf, features, classes):
+    n = X.shape[0]
+    if n < 2 * min_leaf:
+        return -1, np.nan, 0.0
+    order = np.argsort(X[:, features], axis=0, kind="stable")          # (n, f)
+    xs = np.take_along_axis(X[:, features], order, axis=0)
+    T = _targets(y, w, criterion, classes)[order]                       # (n, f, K)
+    left = np.cumsum(T, axis=0)[:-1]                                    # cut after row i
+    total = left[-1] + T[-1]
+    right = total[None] - left
+    weight = (lambda c: c[..., 0]) if criterion == "squared_error" else (lambda c: c.sum(-1))
+    wl, wr = weight(left), weight(right)
+    size = np.arange(1, n)[:, None]
+    ok = (xs[1:] > xs[:-1]) & (size >= min_leaf) & (n - size >= min_leaf) & (wl > 0) & (wr > 0)
+    if not ok.any():
+        return -1, np.nan, 0.0
+    with np.errstate(invalid="ignore", divide="ignore"):
+        child = wl * _node_impurity(left, criterion) + wr * _node_impurity(right, criterion)
+    child = np.where(ok, child, np.inf)
+    i, k = np.unravel_index(np.argmin(child), child.shape)
+    threshold = xs[i, k] / 2.0 + xs[i + 1, k] / 2.0
+    if threshold == xs[i + 1, k]:                     # midpoint rounded up: keep the left value
+        threshold = xs[i, k]
+    parent = weight(total[k]) * _node_impurity(total[k], criterion)
+    return int(features[k]), float(threshold), float(parent - child[i, k])
+
+
+def _weights(sample_weight, n):
+    if sample_weight is None:
+        return np.ones(n)
+    w = check.vector(sample_weight, n, "sample_weight")
+    if np.any(w < 0) or w.sum() <= 0:
+        raise ValueError("sample_weight must be non-negative with a positive sum")
+    return w
+
+
+# ------------------------------------------------------------------------ the tree
+class DecisionTree:
+    """CART tree grown greedily by :func:`best_split`, with cost-complexity pruning.
+
+    Nodes are numbered in depth-first order (left child first), as in scikit-learn, and
+    stored in flat arrays: ``feature``, ``threshold``, ``left``, ``right`` (``-1`` at a
+    leaf), ``value`` (class proportions or mean), ``impurity`` and ``weight`` (the summed
+    sample weight of the node).
+
+    Parameters
+    ----------
+    criterion : {"gini", "entropy", "squared_error"}
+        The last one gives a regression tree.
+    max_depth : int or None
+        Maximum depth (the root has depth 0); ``None`` grows until the leaves are pure.
+    min_samples_split, min_samples_leaf : int
+        A node with fewer than ``min_samples_split`` points is a leaf; each child of a
+        split holds at least ``min_samples_leaf`` points.
+    max_features : int or None
+        If set, each split searches a fresh random subset of this many features (a random
+        forest's tree); needs ``rng``.
+    rng : numpy.random.Generator, optional
+    """
+
+    def __init__(self, criterion="gini", max_depth=None, min_samples_split=2, min_samples_leaf=1,
+                 max_features=None, rng=None):
+        self.criterion = check.choice(criterion, CRITERIA, "criterion")
+        self.max_depth = None if max_depth is None else check.count(max_depth, "max_depth", low=0)
+        self.min_samples_split = check.count(min_samples_split, "min_samples_split", low=2)
+        self.min_samples_leaf = check.count(min_samples_leaf, "min_samples_leaf")
+        self.max_features = None if max_features is None else check.count(max_features, "max_features")
+        self.rng = None if rng is None else check.generator(rng)
+        if self.max_features is not None and self.rng is None:
+            raise ValueError("rng must be given when max_features is set")
+
+    def __repr__(self):
+        leaves = self.n_leaves() if hasattr(self, "left") else 0
+        return (f"DecisionTree(criterion={self.criterion!r}, max_depth={self.max_depth}, "
+                f"leaves={leaves})")
+
+    def fit(self, X, y, sample_weight=None):
+        """Grow the tree on ``(X, y)`` (optionally weighted) and return ``self``.
+
+        Raises
+        ------
+        ValueError
+            On bad shapes, non-finite values, negative weights, or ``max_features`` > d.
+        """
+        X = check.matrix(X)
+        y = check.vector(y, X.shape[0], "y")
+        w = _weights(sample_weight, X.shape[0])
+        if self.max_features is not None and self.max_features > X.shape[1]:
+            raise ValueError(f"max_features must be at most d = {X.shape[1]}")
+        self.classes_ = None if self.criterion == "squared_error" else np.unique(y)
+        self._nodes, self._pruned_at = [], None
+        self._grow(X, y, w, depth=0)
+        cols = list(zip(*self._nodes))
+        self.feature, self.left, self.right = (np.array(c, dtype=int) for c in cols[:3])
+        self.threshold, self.impurity, self.weight = (np.array(c, dtype=float) for c in cols[3:6])
+        self.value = np.array(cols[6], dtype=float)
+        del self._nodes
+        return self
+
+    def _grow(self, X, y, w, depth):
+        """Append the node for ``(X, y, w)`` and its subtree; return its id."""
+        stats = _targets(y, w, self.criterion, self.classes_).sum(axis=0)
+        impurity = float(_node_impurity(stats, self.criterion))
+        value = stats[1] / stats[0] if self.criterion == "squared_error" else stats / stats.sum()
+        wsum = float(stats[0] if self.criterion == "squared_error" else stats.sum())
+        node = len(self._nodes)
+        self._nodes.append([-1, -1, -1, np.nan, impurity, wsum, value])
+        if ((self.max_depth is not None and depth >= self.max_depth) or impurity <= 1e-12
+                or X.shape[0] < self.min_samples_split):
+            return node
+        d = X.shape[1]
+        feats = (np.arange(d) if self.max_features is None
+                 else np.sort(self.rng.choice(d, self.max_features, replace=False)))
+        j, s, _ = _best_split(X, y, w, self.criterion, self.min_samples_leaf, feats, self.classes_)
+        if j < 0:
+            return node
+        go_left = X[:, j] <= s
+        self._nodes[node][0], self._nodes[node][3] = j, s
+        self._nodes[node][1] = self._grow(X[go_left], y[go_left], w[go_left], depth + 1)
+        self._nodes[node][2] = self._grow(X[~go_left], y[~go_left], w[~go_left], depth + 1)
+        return node
+
+    def apply(self, X):
+        """Leaf id reached by each row of ``X`` (all rows descend the tree together)."""
+        X = check.matrix(X)
+        if X.shape[1] <= self.feature.max():
+            raise ValueError(f"X must have at least {self.feature.max() + 1} columns")
+        node = np.zeros(X.shape[0], dtype=int)
+        while True:
+            inner = self.left[node] >= 0
+            if not inner.any():
+                return node
+            k = node[inner]
+            go_left = X[inner, self.feature[k]] <= self.threshold[k]
+            node[inner] = np.where(go_left, self.left[k], self.right[k])
+
+    def predict(self, X):
+        """Majority class (classification) or leaf mean (regression) for each row of ``X``."""
+        leaf = self.apply(X)
+        if self.criterion == "squared_error":
+            return self.value[leaf]
+        return self.classes_[np.argmax(self.value[leaf], axis=1)]
+
+    def n_leaves(self):
+        """Number of leaves (nodes below a pruned node are not counted)."""
+        reach = np.zeros(len(self.left), bool)
+        reach[0] = True
+        for t in np.flatnonzero(self.left >= 0):      # parents come before their children
+            reach[[self.left[t], self.right[t]]] = reach[t]
+        return int(np.sum(reach & (self.left < 0)))
+
+    def _subtree_risk(self, alive):
+        """For each node: total risk R(T_t) and leaf count of its subtree in the pruned tree."""
+        R = self.weight / self.weight[0] * self.impurity
+        risk, leaves = R.copy(), np.ones(len(R))
+        for t in range(len(R) - 1, -1, -1):           # children have larger ids than parents
+            if self.left[t] >= 0 and alive[t]:
+                risk[t] = risk[self.left[t]] + risk[self.right[t]]
+                leaves[t] = leaves[self.left[t]] + leaves[self.right[t]]
+        return R, risk, leaves
+
+    def cost_complexity_path(self):
+        """Weakest-link pruning: the increasing alphas and the total leaf impurity of each subtree.
+
+        The risk of a node is ``R(t) = (W_t / W) G(t)``. At each step the internal node with
+        the smallest ``g(t) = (R(t) - R(T_t)) / (|T_t| - 1)`` is collapsed into a leaf, until
+        only the root is left (scikit-learn's ``cost_complexity_pruning_path``).
+
+        Returns
+        -------
+        alphas, impurities : ndarray
+            ``alphas[k]`` is the alpha at which the k-th subtree becomes optimal
+            (``alphas[0] = 0``); ``impurities[k] = sum over its leaves of R(t)``.
+        """
+        alive = self.left >= 0                          # internal nodes still split
+        alphas, impurities = [0.0], []
+        self._pruned_at = np.full(len(self.left), np.inf)
+        while True:
+            R, risk, leaves = self._subtree_risk(alive)
+            impurities.append(risk[0])
+            if not alive.any():
+                break
+            with np.errstate(divide="ignore", invalid="ignore"):
+                g = np.where(alive, (R - risk) / (leaves - 1), np.inf)
+            t = int(np.argmin(g))
+            alphas.append(max(g[t], alphas[-1]))
+            self._pruned_at[t] = alphas[-1]
+            stack = [t]                                 # collapse t's subtree
+            while stack:
+                u = stack.pop()
+                alive[u] = False
+                if self.left[u] >= 0:
+                    stack += [self.left[u], self.right[u]]
+        return np.array(alphas), np.array(impurities)
+
+    def prune(self, alpha):
+        """The subtree of the weakest-link sequence that minimises ``R(T) + alpha |T|``.
+
+        Returns a new :class:`DecisionTree` whose collapsed nodes are leaves.
+        """
+        alpha = check.nonnegative(alpha, "alpha")
+        if getattr(self, "_pruned_at", None) is None:
+            self.cost_complexity_path()
+        pruned = DecisionTree(self.criterion, self.max_depth, self.min_samples_split,
+                              self.min_samples_leaf)
+        pruned.classes_ = self.classes_
+        for name in ("feature", "threshold", "left", "right", "impurity", "weight", "value"):
+            setattr(pruned, name, getattr(self, name).copy())
+        cut = self._pruned_at <= alpha
+        for t in np.flatnonzero(self.left >= 0):      # below a collapsed node, all is collapsed
+            if cut[t]:
+                cut[[self.left[t], self.right[t]]] = True
+        pruned.left[cut], pruned.right[cut], pruned.feature[cut] = -1, -1, -1
+        pruned.threshold[cut] = np.nan
+        return pruned
+
+
+# ------------------------------------------------------------------------ majority votes
+def majority_vote_error(T, p):
+    """Exact probability that a majority of ``2T+1`` independent voters, each wrong with
+    probability ``p``, is wrong: ``sum_{i=T+1}^{2T+1} C(2T+1, i) p^i (1-p)^(2T+1-i)``.
+
+    Parameters
+    ----------
+    T : array_like of int
+        Non-negative; the crowd has ``2T + 1`` voters.
+    p : float
+        Error probability of each voter, in [0, 1].
+
+    Returns
+    -------
+    ndarray
+        The probability for each ``T``.
+
+    Raises
+    ------
+    ValueError
+        If ``T`` is negative or not integral, or ``p`` is outside [0, 1].
+    """
+    T = np.atleast_1d(np.asarray(T))
+    if T.dtype.kind not in "iu" or np.any(T < 0):
+        raise ValueError("T must hold non-negative integers")
+    p = check.number(p, "p")
+    if not 0 <= p <= 1:
+        raise ValueError(f"p must lie in [0, 1], got {p}")
+    m = 2 * int(T.max()) + 1
+    i = np.arange(m + 1)
+    n = 2 * T[:, None] + 1
+    logc = gammaln(n + 1) - gammaln(i + 1) - gammaln(np.maximum(n - i, 0) + 1)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        logterm = logc + i * np.log(p) + (n - i) * np.log1p(-p)
+        terms = np.where((i > T[:, None]) & (i <= n), np.exp(np.nan_to_num(logterm, nan=-np.inf)), 0.0)
+    if p in (0.0, 1.0):
+        terms = np.where((i > T[:, None]) & (i <= n), (i == n) * (p == 1.0), 0.0)
+    return terms.sum(axis=1)
+
+
+def chernoff_majority_bound(T, gamma):
+    """Chernoff bound ``exp(-(mu - T)^2 / (2 mu))``, ``mu = (2T+1)(1/2 + gamma)``, on the
+    error of a majority of ``2T+1`` independent voters, each right with probability 1/2 + gamma.
+
+    Raises
+    ------
+    ValueError
+        If ``T`` is negative or ``gamma`` is outside (0, 1/2].
+    """
+    T = np.atleast_1d(np.asarray(T))
+    if T.dtype.kind not in "iu" or np.any(T < 0):
+        raise ValueError("T must hold non-negative integers")
+    gamma = check.positive(gamma, "gamma")
+    if gamma > 0.5:
+        raise ValueError(f"gamma must lie in (0, 1/2], got {gamma}")
+    mu = (2 * T + 1) * (0.5 + gamma)
+    return np.exp(-((mu - T) ** 2) / (2 * mu))
+
+
+# ------------------------------------------------------------------------ bagging
+@dataclass(repr=False)
+class BaggingResult:
+    """Trees grown on bootstrap samples, with the in-bag counts and the out-of-bag vote."""
+
+    trees: list
+    in_bag: np.ndarray          # (B, n) number of times point i is in bootstrap b
+    oob_prediction: np.ndarray  # (n,) out-of-bag prediction (nan where never out of bag)
+    oob_error: float
+
+    def __repr__(self):
+        return f"BaggingResult(n_trees={len(self.trees)}, oob_error={self.oob_error:.4f})"
+
+    def predict(self, X):
+        """Majority vote (classification) or average (regression) of the trees."""
+        return _aggregate(np.stack([t.predict(X) for t in self.trees]), self.trees[0])
+
+
+def _aggregate(P, tree, mask=None):
+    """Combine predictions P (B, m) column by column, using only the rows where ``mask``."""
+    mask = np.ones(P.shape, bool) if mask is None else mask
+    if tree.criterion == "squared_error":
+        with np.errstate(invalid="ignore", divide="ignore"):
+            return np.sum(P * mask, axis=0) / mask.sum(axis=0)
+    votes = np.stack([np.sum((P == c) & mask, axis=0) for c in tree.classes_], axis=1)
+    out = tree.classes_[np.argmax(votes, axis=1)].astype(float)
+    return np.where(mask.any(axis=0), out, np.nan)
+
+
+def bagging(X, y, n_estimators, rng, criterion="gini", max_features=None, **tree_params):
+    """Bootstrap aggregation: grow one tree per bootstrap sample, vote or average.
+
+    With ``max_features`` set, each split of each tree searches a random subset of that
+    many features: a random forest. The out-of-bag prediction of point ``i`` combines
+    only the trees whose bootstrap sample missed ``i``.
+
+    Parameters
+    ----------
+    X : array_like, shape (n, d)
+    y : array_like, shape (n,)
+    n_estimators : int
+        Number of bootstrap samples (trees).
+    rng : numpy.random.Generator
+    criterion : {"gini", "entropy", "squared_error"}
+    max_features : int or None
+    **tree_params
+        ``max_depth``, ``min_samples_split``, ``min_samples_leaf`` of :class:`DecisionTree`.
+
+    Returns
+    -------
+    BaggingResult
+
+    Raises
+    ------
+    ValueError
+        On bad shapes or values, or a bad ``n_estimators`` or ``rng``.
+    """
+    X = check.matrix(X)
+    n = X.shape[0]
+    y = check.vector(y, n, "y")
+    B = check.count(n_estimators, "n_estimators")
+    rng = check.generator(rng)
+    idx = rng.integers(0, n, size=(B, n))
+    in_bag = np.stack([np.bincount(row, minlength=n) for row in idx])
+    trees = [DecisionTree(criterion, max_features=max_features, rng=rng, **tree_params)
+             .fit(X[row], y[row]) for row in idx]
+    P = np.stack([t.predict(X) for t in trees])
+    oob = _aggregate(P, trees[0], mask=in_bag == 0)
+    seen = ~np.isnan(oob)
+    if criterion == "squared_error":
+        err = float(np.mean((oob[seen] - y[seen]) ** 2)) if seen.any() else np.nan
+    else:
+        err = float(np.mean(oob[seen] != y[seen])) if seen.any() else np.nan
+    return BaggingResult(trees, in_bag, oob, err)
+
+
+# ------------------------------------------------------------------------ AdaBoost
+@dataclass(repr=False)
+class AdaBoostResult:
+    """The stumps ``h_t``, their weights ``alpha_t``, weighted errors ``eps_t`` and normalisers ``Z_t``."""
+
+    stumps: list
+    alpha: np.ndarray
+    eps: np.ndarray
+    Z: np.ndarray
+
+    def __repr__(self):
+        return f"AdaBoostResult(rounds={len(self.stumps)})"
+
+    def staged_decision_function(self, X):
+        """``f_t(x) = sum_{s<=t} alpha_s h_s(x)`` for every round t: shape (T, m)."""
+        H = np.stack([h.predict(X) for h in self.stumps])
+        return np.cumsum(self.alpha[:, None] * H, axis=0)
+
+    def predict(self, X):
+        """``sign f_T(x)`` in {-1, +1} (a score of exactly 0 goes to -1, as in scikit-learn)."""
+        return np.where(self.staged_decision_function(X)[-1] > 0, 1, -1)
+
+
+def adaboost(X, y, n_rounds):
+    """AdaBoost with decision stumps on labels in {-1, +1}.
+
+    Round t fits a stump (a depth-1 :class:`DecisionTree`, Gini criterion, as
+    scikit-learn's ``AdaBoostClassifier`` does) to the weights ``D_t``, then sets
+    ``eps_t = sum_i D_t(i) [h_t(x_i) != y_i]``, ``alpha_t = log((1 - eps_t)/eps_t) / 2``
+    and ``D_{t+1}(i) = D_t(i) exp(-alpha_t y_i h_t(x_i)) / Z_t``. It stops early if a
+    stump is perfect (kept with ``alpha = 1/2``, as scikit-learn does, so ``Z_t = e^{-1/2}``)
+    or no better than chance (dropped).
+
+    Parameters
+    ----------
+    X : array_like, shape (n, d)
+    y : array_like, shape (n,)
+        Labels in {-1, +1}.
+    n_rounds : int
+        Number of rounds T.
+
+    Returns
+    -------
+    AdaBoostResult
+
+    Raises
+    ------
+    ValueError
+        On bad shapes, labels outside {-1, +1}, a bad ``n_rounds``, or a first stump no
+        better than chance.
+    """
+    X = check.matrix(X)
+    n = X.shape[0]
+    y = check.labels(y, n, (-1, 1)).astype(float)
+    T = check.count(n_rounds, "n_rounds")
+    D = np.full(n, 1.0 / n)
+    stumps, alpha, eps, Z = [], [], [], []
+    for _ in range(T):
+        h = DecisionTree("gini", max_depth=1).fit(X, y, sample_weight=D)
+        miss = h.predict(X) != y
+        e = float(D @ miss)
+        if e >= 0.5:
+            if not stumps:
+                raise ValueError("y: the first stump is no better than chance")
+            break
+        a = 0.5 * np.log((1 - e) / e) if e > 0 else 0.5   # a perfect stump: stop
+        D = D * np.exp(np.where(miss, a, -a))
+        stumps.append(h)
+        alpha.append(a)
+        eps.append(e)
+        Z.append(D.sum())
+        D = D / D.sum()
+        if e <= 0:
+            break
+    return AdaBoostResult(stumps, np.array(alpha), np.array(eps), np.array(Z))
