@@ -1,0 +1,608 @@
+"""Convolutional and recurrent layers with hand-written backward passes (chapter 16).
+
+Every layer is a pair: ``layer(...)`` returns the output and a cache, and
+``layer_backward(dout, cache)`` returns the gradients of a scalar loss with respect to the
+inputs and parameters, given ``dout``, the gradient with respect to the output. Images have
+shape ``(N, C, H, W)``; recurrent inputs ``(N, D)``, hidden states ``(N, H)``; weights act
+on the right (``x @ Wx``), so data points are rows as everywhere in the book.
+"""
+import numpy as np
+from numpy.lib.stride_tricks import sliding_window_view
+
+from mlnotes import _validate as check
+
+__all__ = ["conv_output_size", "conv2d", "conv2d_backward", "max_pool2d", "max_pool2d_backward",
+           "batch_norm", "batch_norm_backward", "batch_norm_inference", "residual_block",
+           "residual_block_backward", "rnn_cell", "rnn_cell_backward", "lstm_cell",
+           "lstm_cell_backward", "gru_cell", "gru_cell_backward"]
+
+
+def _images(x, name="x", layout="(N, C, H, W)"):
+    x = check.finite(x, name)
+    if x.ndim != 4 or x.size == 0:
+        raise ValueError(f"{name} must be a non-empty 4-D array {layout}, got shape {x.shape}")
+    return x
+
+
+def _sigmoid(s):
+    return 0.5 * (1.0 + np.tanh(0.5 * s))  # overflow-free logistic function
+
+
+def conv_output_size(n, k, stride=1, padding=0):
+    """Output length ``floor((n + 2p - k) / s) + 1`` of a convolution or pooling window.
+
+    Parameters
+    ----------
+    n, k : int
+        Input length and window (kernel) length, both >= 1.
+    stride : int
+        Step between windows, >= 1.
+    padding : int
+        Zeros added on each side, >= 0.
+
+    Returns
+    -------
+    int
+
+    Raises
+    ------
+    ValueError
+        If an argument is not an integer in range, or the kernel is larger than the
+        padded input.
+    """
+    n, k = check.count(n, "n"), check.count(k, "k")
+    stride, padding = check.count(stride, "stride"), check.count(padding, "padding", low=0)
+    if k > n + 2 * padding:
+        raise ValueError(f"kernel size k={k} is larger than the padded input {n + 2 * padding}")
+    return (n + 2 * padding - k) // stride + 1
+
+
+def conv2d(x, w, b, stride=1, padding=0):
+    """2-D convolution layer (cross-correlation, as in deep-learning libraries), vectorised.
+
+    ``out[n, f, u, v] = b[f] + sum_{c,i,j} w[f, c, i, j] * xpad[n, c, s*u + i, s*v + j]``,
+    where ``xpad`` is ``x`` with ``padding`` rows/columns of zeros on every side. The windows
+    are a strided view of ``xpad`` (im2col without copying), contracted with ``einsum``.
+
+    Parameters
+    ----------
+    x : array_like, shape (N, C, H, W)
+        Input images.
+    w : array_like, shape (F, C, kh, kw)
+        F filters, each spanning all C input channels.
+    b : array_like, shape (F,)
+        One bias per filter.
+    stride : int
+        Step between windows, >= 1.
+    padding : int
+        Zeros added on each side, >= 0.
+
+    Returns
+    -------
+    out : ndarray, shape (N, F, Ho, Wo)
+        With ``Ho = (H + 2p - kh) // stride + 1`` (same for ``Wo``).
+    cache : tuple
+        For :func:`conv2d_backward`.
+
+    Raises
+    ------
+    ValueError
+        On a wrong ndim or shape, a channel mismatch, a kernel larger than the padded
+        input, a non-positive stride, a negative padding, or NaN/inf.
+    """
+    x, w = _images(x, "x"), _images(w, "w", "(F, C, kh, kw)")
+    b = check.vector(b, w.shape[0], "b")
+    if w.shape[1] != x.shape[1]:
+        raise ValueError(f"w has {w.shape[1]} input channels but x has {x.shape[1]} channels")
+    Ho = conv_output_size(x.shape[2], w.shape[2], stride, padding)
+    Wo = conv_output_size(x.shape[3], w.shape[3], stride, padding)
+    p, s = padding, stride
+    xpad = np.pad(x, ((0, 0), (0, 0), (p, p), (p, p)))
+    windows = sliding_window_view(xpad, w.shape[2:], axis=(2, 3))[:, :, ::s, ::s]
+    out = np.einsum("nchwij,fcij->nfhw", windows, w, optimize=True) + b[:, None, None]
+    assert out.shape[2:] == (Ho, Wo)
+    return out, (x.shape, w, windows, s, p)
+
+
+def conv2d_backward(dout, cache):
+    """Gradients ``(dx, dw, db)`` of :func:`conv2d` given ``dout = dL/dout``.
+
+    ``dw`` and ``db`` contract ``dout`` with the windows; ``dx`` scatters the gradient of
+    every window back to the pixels it read (col2im), one kernel offset at a time.
+
+    Parameters
+    ----------
+    dout : array_like, shape (N, F, Ho, Wo)
+    cache : tuple
+        From :func:`conv2d`.
+
+    Returns
+    -------
+    dx : ndarray, shape (N, C, H, W)
+    dw : ndarray, shape (F, C, kh, kw)
+    db : ndarray, shape (F,)
+
+    Raises
+    ------
+    ValueError
+        If ``dout`` does not have the shape of the layer's output.
+    """
+    x_shape, w, windows, s, p = cache
+    N, C, H, W = x_shape
+    Ho, Wo = windows.shape[2:4]
+    dout = check.finite(dout, "dout")
+    if dout.shape != (N, w.shape[0], Ho, Wo):
+        raise ValueError(f"dout must have shape {(N, w.shape[0], Ho, Wo)}, got {dout.shape}")
+    db = dout.sum(axis=(0, 2, 3))
+    dw = np.einsum("nchwij,nfhw->fcij", windows, dout, optimize=True)
+    dwin = np.einsum("nfhw,fcij->nchwij", dout, w, optimize=True)
+    dxpad = np.zeros((N, C, H + 2 * p, W + 2 * p))
+    for i in range(w.shape[2]):  # loop over the kh*kw kernel offsets, not over pixels
+        for j in range(w.shape[3]):
+            dxpad[:, :, i:i + s * Ho:s, j:j + s * Wo:s] += dwin[..., i, j]
+    return dxpad[:, :, p:p + H, p:p + W], dw, db
+
+
+def max_pool2d(x, size=2, stride=None):
+    """Max pooling over ``size x size`` windows with step ``stride`` (default ``size``).
+
+    Parameters
+    ----------
+    x : array_like, shape (N, C, H, W)
+    size : int
+        Window side, >= 1 and at most min(H, W).
+    stride : int, optional
+        Step between windows, >= 1; defaults to ``size`` (non-overlapping windows).
+
+    Returns
+    -------
+    out : ndarray, shape (N, C, Ho, Wo)
+        ``Ho = (H - size) // stride + 1``.
+    cache : tuple
+        For :func:`max_pool2d_backward`.
+
+    Raises
+    ------
+    ValueError
+        On a wrong ndim, a window larger than the input, a non-positive size or stride.
+    """
+    x = _images(x, "x")
+    size = check.count(size, "size")
+    stride = size if stride is None else check.count(stride, "stride")
+    Ho = conv_output_size(x.shape[2], size, stride)
+    Wo = conv_output_size(x.shape[3], size, stride)
+    windows = sliding_window_view(x, (size, size), axis=(2, 3))[:, :, ::stride, ::stride]
+    flat = windows.reshape(*windows.shape[:4], size * size)
+    arg = flat.argmax(axis=-1)  # position of the maximum inside each window
+    out = np.take_along_axis(flat, arg[..., None], axis=-1)[..., 0]
+    assert out.shape[2:] == (Ho, Wo)
+    return out, (x.shape, arg, size, stride)
+
+
+def max_pool2d_backward(dout, cache):
+    """Gradient ``dx`` of :func:`max_pool2d`: each window's ``dout`` goes to its maximum.
+
+    Overlapping windows that share a maximum add their contributions (``np.add.at``). With
+    ties the gradient goes to the first maximum in row-major order (a subgradient).
+
+    Parameters
+    ----------
+    dout : array_like, shape (N, C, Ho, Wo)
+    cache : tuple
+        From :func:`max_pool2d`.
+
+    Returns
+    -------
+    dx : ndarray, shape (N, C, H, W)
+
+    Raises
+    ------
+    ValueError
+        If ``dout`` does not have the shape of the layer's output.
+    """
+    x_shape, arg, size, stride = cache
+    dout = check.finite(dout, "dout")
+    if dout.shape != arg.shape:
+        raise ValueError(f"dout must have shape {arg.shape}, got {dout.shape}")
+    n, c, u, v = np.indices(arg.shape)
+    rows, cols = stride * u + arg // size, stride * v + arg % size
+    dx = np.zeros(x_shape)
+    np.add.at(dx, (n, c, rows, cols), dout)
+    return dx
+
+
+def _bn_axes(x, gamma, beta):
+    if x.ndim not in (2, 4) or x.size == 0:
+        raise ValueError(f"x must be a non-empty array of shape (N, D) or (N, C, H, W), got {x.shape}")
+    gamma = check.vector(gamma, x.shape[1], "gamma")
+    beta = check.vector(beta, x.shape[1], "beta")
+    axes = (0,) if x.ndim == 2 else (0, 2, 3)
+    shape = (1, -1) if x.ndim == 2 else (1, -1, 1, 1)
+    return axes, gamma.reshape(shape), beta.reshape(shape)
+
+
+def batch_norm(x, gamma, beta, eps=1e-5):
+    """Batch normalisation in training mode: per-feature (per-channel) batch statistics.
+
+    ``xhat = (x - mu) / sqrt(var + eps)`` and ``out = gamma * xhat + beta``, where ``mu`` and
+    ``var`` (biased, divisor m) are taken over the m = N (or N*H*W) values of each feature.
+
+    Parameters
+    ----------
+    x : array_like, shape (N, D) or (N, C, H, W)
+    gamma, beta : array_like, shape (D,) or (C,)
+        Scale and shift.
+    eps : float
+        Positive constant added to the variance.
+
+    Returns
+    -------
+    out : ndarray, shape of ``x``
+    cache : tuple
+        For :func:`batch_norm_backward`; ``cache[-2:]`` are the batch mean and variance
+        (shape (D,) or (C,)), which a network averages into its inference statistics.
+
+    Raises
+    ------
+    ValueError
+        On a wrong ndim, a parameter of the wrong length, NaN/inf, or ``eps <= 0``.
+    """
+    x = check.finite(x, "x")
+    axes, g, bt = _bn_axes(x, gamma, beta)
+    eps = check.positive(eps, "eps")
+    mu = x.mean(axis=axes, keepdims=True)
+    var = x.var(axis=axes, keepdims=True)
+    inv_std = 1.0 / np.sqrt(var + eps)
+    xhat = (x - mu) * inv_std
+    return g * xhat + bt, (xhat, g, inv_std, axes, mu.ravel(), var.ravel())
+
+
+def batch_norm_backward(dout, cache):
+    """Gradients ``(dx, dgamma, dbeta)`` of :func:`batch_norm` (training mode).
+
+    With ``g = gamma * dout`` and m values per feature,
+    ``dx = inv_std * (g - mean(g) - xhat * mean(g * xhat))``: the two means are the paths
+    through the batch mean and the batch variance.
+
+    Parameters
+    ----------
+    dout : array_like, shape of the input
+    cache : tuple
+        From :func:`batch_norm`.
+
+    Returns
+    -------
+    dx : ndarray, shape of the input
+    dgamma, dbeta : ndarray, shape (D,) or (C,)
+
+    Raises
+    ------
+    ValueError
+        If ``dout`` does not have the shape of the input.
+    """
+    xhat, g, inv_std, axes, _, _ = cache
+    dout = check.finite(dout, "dout")
+    if dout.shape != xhat.shape:
+        raise ValueError(f"dout must have shape {xhat.shape}, got {dout.shape}")
+    dbeta = dout.sum(axis=axes)
+    dgamma = (dout * xhat).sum(axis=axes)
+    gx = g * dout
+    dx = inv_std * (gx - gx.mean(axis=axes, keepdims=True)
+                    - xhat * (gx * xhat).mean(axis=axes, keepdims=True))
+    return dx, dgamma, dbeta
+
+
+def batch_norm_inference(x, gamma, beta, mean, var, eps=1e-5):
+    """Batch normalisation at inference: fixed (running) statistics instead of batch ones.
+
+    ``out = gamma * (x - mean) / sqrt(var + eps) + beta``, an affine map of each example
+    alone, so the output of one example no longer depends on the rest of the batch.
+
+    Parameters
+    ----------
+    x : array_like, shape (N, D) or (N, C, H, W)
+    gamma, beta, mean : array_like, shape (D,) or (C,)
+    var : array_like, shape (D,) or (C,)
+        Non-negative.
+    eps : float
+        Positive.
+
+    Returns
+    -------
+    ndarray, shape of ``x``
+
+    Raises
+    ------
+    ValueError
+        On a wrong ndim or length, NaN/inf, a negative variance, or ``eps <= 0``.
+    """
+    x = check.finite(x, "x")
+    axes, g, bt = _bn_axes(x, gamma, beta)
+    mean = check.vector(mean, x.shape[1], "mean").reshape(g.shape)
+    var = check.vector(var, x.shape[1], "var").reshape(g.shape)
+    if np.any(var < 0):
+        raise ValueError("var must be non-negative")
+    eps = check.positive(eps, "eps")
+    return g * (x - mean) / np.sqrt(var + eps) + bt
+
+
+def _rows(x, h, D, H, xname="x", hname="h_prev"):
+    """Validate a batch of inputs (N, D) and states (N, H)."""
+    x = check.matrix(x, xname)
+    h = check.matrix(h, hname)
+    if x.shape[1] != D:
+        raise ValueError(f"{xname} must have {D} columns (the rows of Wx), got {x.shape[1]}")
+    if h.shape != (x.shape[0], H):
+        raise ValueError(f"{hname} must have shape {(x.shape[0], H)}, got {h.shape}")
+    return x, h
+
+
+def _weights(Wx, Wh, b, k):
+    """Validate Wx (D, kH), Wh (H, kH), b (kH,) for a cell with k blocks."""
+    Wx, Wh = check.matrix(Wx, "Wx"), check.matrix(Wh, "Wh")
+    H = Wh.shape[0]
+    if Wh.shape != (H, k * H):
+        raise ValueError(f"Wh must have shape (H, {k}H), got {Wh.shape}")
+    if Wx.shape[1] != k * H:
+        raise ValueError(f"Wx must have {k * H} columns ({k}H with H={H}), got {Wx.shape[1]}")
+    return Wx, Wh, check.vector(b, k * H, "b"), Wx.shape[0], H
+
+
+def residual_block(x, W1, b1, W2, b2):
+    """Residual block ``out = x + F(x)`` with ``F(x) = tanh(x W1 + b1) W2 + b2``.
+
+    Parameters
+    ----------
+    x : array_like, shape (N, D)
+    W1 : array_like, shape (D, K)
+    b1 : array_like, shape (K,)
+    W2 : array_like, shape (K, D)
+    b2 : array_like, shape (D,)
+
+    Returns
+    -------
+    out : ndarray, shape (N, D)
+    cache : tuple
+        For :func:`residual_block_backward`.
+
+    Raises
+    ------
+    ValueError
+        On shapes that do not fit together, or NaN/inf.
+    """
+    x, W1, W2 = check.matrix(x, "x"), check.matrix(W1, "W1"), check.matrix(W2, "W2")
+    if W1.shape[0] != x.shape[1] or W2.shape != (W1.shape[1], x.shape[1]):
+        raise ValueError(f"W1 must have shape ({x.shape[1]}, K) and W2 shape (K, {x.shape[1]}); "
+                         f"got {W1.shape} and {W2.shape}")
+    b1, b2 = check.vector(b1, W1.shape[1], "b1"), check.vector(b2, x.shape[1], "b2")
+    a = np.tanh(x @ W1 + b1)
+    return x + a @ W2 + b2, (x, a, W1, W2)
+
+
+def residual_block_backward(dout, cache):
+    """Gradients ``(dx, dW1, db1, dW2, db2)`` of :func:`residual_block`.
+
+    ``dx = dout + (dout W2^T * (1 - a^2)) W1^T``: the identity path passes ``dout``
+    through unchanged, whatever the weights.
+
+    Parameters
+    ----------
+    dout : array_like, shape (N, D)
+    cache : tuple
+        From :func:`residual_block`.
+
+    Returns
+    -------
+    dx, dW1, db1, dW2, db2 : ndarray
+        Shapes of ``x, W1, b1, W2, b2``.
+
+    Raises
+    ------
+    ValueError
+        If ``dout`` does not have the shape of the output.
+    """
+    x, a, W1, W2 = cache
+    dout = check.matrix(dout, "dout")
+    if dout.shape != x.shape:
+        raise ValueError(f"dout must have shape {x.shape}, got {dout.shape}")
+    ds = (dout @ W2.T) * (1 - a ** 2)
+    return dout + ds @ W1.T, x.T @ ds, ds.sum(axis=0), a.T @ dout, dout.sum(axis=0)
+
+
+def rnn_cell(x, h_prev, Wx, Wh, b):
+    """One step of a tanh RNN: ``h = tanh(x Wx + h_prev Wh + b)``.
+
+    Parameters
+    ----------
+    x : array_like, shape (N, D)
+    h_prev : array_like, shape (N, H)
+    Wx : array_like, shape (D, H)
+    Wh : array_like, shape (H, H)
+    b : array_like, shape (H,)
+
+    Returns
+    -------
+    h : ndarray, shape (N, H)
+    cache : tuple
+        For :func:`rnn_cell_backward`.
+
+    Raises
+    ------
+    ValueError
+        On shapes that do not fit together, or NaN/inf.
+    """
+    Wx, Wh, b, D, H = _weights(Wx, Wh, b, 1)
+    x, h_prev = _rows(x, h_prev, D, H)
+    h = np.tanh(x @ Wx + h_prev @ Wh + b)
+    return h, (x, h_prev, Wx, Wh, h)
+
+
+def rnn_cell_backward(dh, cache):
+    """Gradients ``(dx, dh_prev, dWx, dWh, db)`` of :func:`rnn_cell` given ``dh = dL/dh``.
+
+    Parameters
+    ----------
+    dh : array_like, shape (N, H)
+    cache : tuple
+        From :func:`rnn_cell`.
+
+    Returns
+    -------
+    dx, dh_prev, dWx, dWh, db : ndarray
+        Shapes of ``x, h_prev, Wx, Wh, b``.
+
+    Raises
+    ------
+    ValueError
+        If ``dh`` does not have the shape of ``h``.
+    """
+    x, h_prev, Wx, Wh, h = cache
+    dh = check.matrix(dh, "dh")
+    if dh.shape != h.shape:
+        raise ValueError(f"dh must have shape {h.shape}, got {dh.shape}")
+    ds = dh * (1 - h ** 2)
+    return ds @ Wx.T, ds @ Wh.T, x.T @ ds, h_prev.T @ ds, ds.sum(axis=0)
+
+
+def lstm_cell(x, h_prev, c_prev, Wx, Wh, b):
+    """One step of an LSTM; the four blocks of ``x Wx + h_prev Wh + b`` are i, f, o, g.
+
+    ``i, f, o = sigmoid(.)`` (input, forget, output gates), ``g = tanh(.)`` (candidate),
+    ``c = f * c_prev + i * g`` and ``h = o * tanh(c)``, all products elementwise.
+
+    Parameters
+    ----------
+    x : array_like, shape (N, D)
+    h_prev, c_prev : array_like, shape (N, H)
+    Wx : array_like, shape (D, 4H)
+    Wh : array_like, shape (H, 4H)
+    b : array_like, shape (4H,)
+
+    Returns
+    -------
+    (h, c) : tuple of ndarray, shape (N, H)
+    cache : tuple
+        For :func:`lstm_cell_backward`.
+
+    Raises
+    ------
+    ValueError
+        On shapes that do not fit together, or NaN/inf.
+    """
+    Wx, Wh, b, D, H = _weights(Wx, Wh, b, 4)
+    x, h_prev = _rows(x, h_prev, D, H)
+    c_prev = check.finite(c_prev, "c_prev")
+    if c_prev.shape != h_prev.shape:
+        raise ValueError(f"c_prev must have shape {h_prev.shape}, got {c_prev.shape}")
+    s = x @ Wx + h_prev @ Wh + b
+    i, f, o = _sigmoid(s[:, :H]), _sigmoid(s[:, H:2 * H]), _sigmoid(s[:, 2 * H:3 * H])
+    g = np.tanh(s[:, 3 * H:])
+    c = f * c_prev + i * g
+    tc = np.tanh(c)
+    h = o * tc
+    return (h, c), (x, h_prev, c_prev, Wx, Wh, i, f, o, g, tc)
+
+
+def lstm_cell_backward(dh, dc, cache):
+    """Gradients ``(dx, dh_prev, dc_prev, dWx, dWh, db)`` of :func:`lstm_cell`.
+
+    ``dh`` and ``dc`` are the gradients reaching ``h`` and ``c`` from later steps; the
+    cell state receives ``dc + dh * o * (1 - tanh(c)^2)`` and passes ``f`` times it back
+    to ``c_prev`` — the forget-gate path.
+
+    Parameters
+    ----------
+    dh, dc : array_like, shape (N, H)
+    cache : tuple
+        From :func:`lstm_cell`.
+
+    Returns
+    -------
+    dx, dh_prev, dc_prev, dWx, dWh, db : ndarray
+        Shapes of ``x, h_prev, c_prev, Wx, Wh, b``.
+
+    Raises
+    ------
+    ValueError
+        If ``dh`` or ``dc`` does not have the shape (N, H).
+    """
+    x, h_prev, c_prev, Wx, Wh, i, f, o, g, tc = cache
+    dh, dc = check.matrix(dh, "dh"), check.matrix(dc, "dc")
+    for name, d in (("dh", dh), ("dc", dc)):
+        if d.shape != i.shape:
+            raise ValueError(f"{name} must have shape {i.shape}, got {d.shape}")
+    dc_total = dc + dh * o * (1 - tc ** 2)
+    ds = np.hstack([dc_total * g * i * (1 - i), dc_total * c_prev * f * (1 - f),
+                    dh * tc * o * (1 - o), dc_total * i * (1 - g ** 2)])
+    return ds @ Wx.T, ds @ Wh.T, dc_total * f, x.T @ ds, h_prev.T @ ds, ds.sum(axis=0)
+
+
+def gru_cell(x, h_prev, Wx, Wh, b):
+    """One step of a GRU; the three blocks of the weights are z (update), r (reset), n.
+
+    ``z, r = sigmoid(x Wx_. + h_prev Wh_. + b_.)``, candidate
+    ``n = tanh(x Wx_n + (r * h_prev) Wh_n + b_n)`` and ``h = (1 - z) * h_prev + z * n``
+    (the notes' convention: z weights the new candidate).
+
+    Parameters
+    ----------
+    x : array_like, shape (N, D)
+    h_prev : array_like, shape (N, H)
+    Wx : array_like, shape (D, 3H)
+    Wh : array_like, shape (H, 3H)
+    b : array_like, shape (3H,)
+
+    Returns
+    -------
+    h : ndarray, shape (N, H)
+    cache : tuple
+        For :func:`gru_cell_backward`.
+
+    Raises
+    ------
+    ValueError
+        On shapes that do not fit together, or NaN/inf.
+    """
+    Wx, Wh, b, D, H = _weights(Wx, Wh, b, 3)
+    x, h_prev = _rows(x, h_prev, D, H)
+    sx = x @ Wx + b
+    szr = sx[:, :2 * H] + h_prev @ Wh[:, :2 * H]
+    z, r = _sigmoid(szr[:, :H]), _sigmoid(szr[:, H:])
+    n = np.tanh(sx[:, 2 * H:] + (r * h_prev) @ Wh[:, 2 * H:])
+    h = (1 - z) * h_prev + z * n
+    return h, (x, h_prev, Wx, Wh, z, r, n)
+
+
+def gru_cell_backward(dh, cache):
+    """Gradients ``(dx, dh_prev, dWx, dWh, db)`` of :func:`gru_cell` given ``dh = dL/dh``.
+
+    Parameters
+    ----------
+    dh : array_like, shape (N, H)
+    cache : tuple
+        From :func:`gru_cell`.
+
+    Returns
+    -------
+    dx, dh_prev, dWx, dWh, db : ndarray
+        Shapes of ``x, h_prev, Wx, Wh, b``.
+
+    Raises
+    ------
+    ValueError
+        If ``dh`` does not have the shape of ``h``.
+    """
+    x, h_prev, Wx, Wh, z, r, n = cache
+    H = h_prev.shape[1]
+    dh = check.matrix(dh, "dh")
+    if dh.shape != h_prev.shape:
+        raise ValueError(f"dh must have shape {h_prev.shape}, got {dh.shape}")
+    dsn = dh * z * (1 - n ** 2)                 # through the candidate's tanh
+    drh = dsn @ Wh[:, 2 * H:].T                  # gradient reaching r * h_prev
+    dsz = dh * (n - h_prev) * z * (1 - z)
+    dsr = drh * h_prev * r * (1 - r)
+    dszr = np.hstack([dsz, dsr])
+    ds = np.hstack([dszr, dsn])
+    dh_prev = dh * (1 - z) + drh * r + dszr @ Wh[:, :2 * H].T
+    dWh = np.hstack([h_prev.T @ dszr, (r * h_prev).T @ dsn])
+    return ds @ Wx.T, dh_prev, x.T @ ds, dWh, ds.sum(axis=0)
