@@ -1,0 +1,188 @@
+"""Tests of mlnotes.embedding against scikit-learn (TSNE, LocallyLinearEmbedding) and the
+chapter's identities (perplexity calibration, symmetric joint P, gradient, constraints)."""
+import numpy as np
+import pytest
+from sklearn.datasets import load_digits, make_blobs, make_swiss_roll
+from sklearn.manifold import TSNE, LocallyLinearEmbedding, trustworthiness
+
+from mlnotes import embedding
+from mlnotes.nn import gradient_check
+
+
+def _digits(n, seed):
+    X, y = load_digits(return_X_y=True)
+    idx = np.random.default_rng(seed).choice(len(X), n, replace=False)
+    return X[idx], y[idx]
+
+
+def _entropy_bits(P):
+    logs = np.log2(np.where(P > 0, P, 1.0))
+    return -np.sum(P * logs, axis=1)
+
+
+# ------------------------------------------------------------------ affinities
+@pytest.mark.parametrize("n, d, perplexity, seed", [(30, 3, 5.0, 0), (120, 10, 25.0, 1), (200, 64, 40.0, 2)])
+def test_conditional_rows_have_the_requested_perplexity(n, d, perplexity, seed):
+    X = np.random.default_rng(seed).standard_normal((n, d)) * np.arange(1, d + 1)
+    P, beta = embedding.conditional_p(X, perplexity)
+    np.testing.assert_allclose(P.sum(axis=1), 1.0, atol=1e-12)
+    assert np.all(np.diag(P) == 0) and np.all(beta > 0)
+    np.testing.assert_allclose(2 ** _entropy_bits(P), perplexity, rtol=1e-5)
+    # each row is the Gaussian kernel exp(-beta_i ||x_i - x_j||^2), normalised over j != i
+    D = embedding.squared_distances(X)
+    K = np.exp(-beta[:, None] * (D - np.where(np.eye(n, dtype=bool), np.inf, D).min(axis=1, keepdims=True)))
+    np.fill_diagonal(K, 0.0)
+    np.testing.assert_allclose(P, K / K.sum(axis=1, keepdims=True), rtol=1e-10, atol=1e-300)
+
+
+def test_conditional_p_matches_sklearn_binary_search():
+    from sklearn.manifold._utils import _binary_search_perplexity
+    X, _ = _digits(100, 0)
+    D = embedding.squared_distances(X)
+    P_sk = _binary_search_perplexity(D.astype(np.float32), 20.0, 0)
+    P, _ = embedding.conditional_p(X, 20.0)
+    np.testing.assert_allclose(P, P_sk, atol=2e-4)
+
+
+@pytest.mark.parametrize("n, seed", [(40, 0), (150, 1)])
+def test_joint_p_symmetric_and_normalised(n, seed):
+    X, _ = make_blobs(n_samples=n, centers=3, n_features=5, random_state=seed)
+    P = embedding.joint_p(X, 10.0)
+    np.testing.assert_allclose(P, P.T, atol=1e-15)
+    assert P.sum() == pytest.approx(1.0, abs=1e-12)
+    assert np.all(np.diag(P) == 0) and np.all(P >= 0)
+    Pc, _ = embedding.conditional_p(X, 10.0)
+    np.testing.assert_allclose(P, (Pc + Pc.T) / (2 * n), atol=1e-15)
+
+
+def test_joint_q_is_student_t():
+    Y = np.random.default_rng(0).standard_normal((25, 2))
+    Q, W = embedding.joint_q(Y)
+    i, j = 3, 17
+    assert W[i, j] == pytest.approx(1 / (1 + np.sum((Y[i] - Y[j]) ** 2)))
+    assert Q.sum() == pytest.approx(1.0) and np.all(np.diag(Q) == 0)
+    np.testing.assert_allclose(Q, Q.T)
+
+
+def test_kl_divergence_identities():
+    rng = np.random.default_rng(0)
+    p, q = rng.dirichlet(np.ones(10)), rng.dirichlet(np.ones(10))
+    assert embedding.kl_divergence(p, q) == pytest.approx(np.sum(p * np.log(p / q)))
+    assert embedding.kl_divergence(p, p) == pytest.approx(0.0, abs=1e-15)
+    assert embedding.kl_divergence(p, q) > 0
+
+
+# ------------------------------------------------------------------ gradient
+@pytest.mark.parametrize("n, m, seed", [(8, 2, 0), (15, 3, 1)])
+def test_tsne_gradient_matches_central_differences(n, m, seed):
+    rng = np.random.default_rng(seed)
+    P = embedding.joint_p(rng.standard_normal((n, 4)), 3.0)
+    Y = rng.standard_normal((n, m))
+    grad = embedding.tsne_gradient(P, Y)
+    err = gradient_check(lambda Z: embedding.kl_divergence(P, embedding.joint_q(Z)[0]), Y, grad)
+    assert err < 1e-6
+    np.testing.assert_allclose(grad.sum(axis=0), 0.0, atol=1e-12)  # translation invariance
+
+
+# ------------------------------------------------------------------ t-SNE vs sklearn
+@pytest.mark.parametrize("n, perplexity, seed", [(150, 20.0, 0), (200, 30.0, 1)])
+def test_tsne_trustworthiness_matches_sklearn(n, perplexity, seed):
+    X, _ = _digits(n, seed)
+    ours = embedding.tsne(X, perplexity, 750, np.random.default_rng(seed))
+    ref = TSNE(method="exact", perplexity=perplexity, init="random", random_state=seed, max_iter=750).fit(X)
+    t_ours = trustworthiness(X, ours.Y, n_neighbors=10)
+    t_ref = trustworthiness(X, ref.embedding_, n_neighbors=10)
+    assert abs(t_ours - t_ref) < 0.02
+    assert ours.kl[-1] == pytest.approx(ref.kl_divergence_, rel=0.25)
+    assert ours.kl[-1] < ours.kl[0]
+    assert "TSNEResult(n=" in repr(ours) and "0x" not in repr(ours)
+
+
+def test_tsne_is_reproducible():
+    X, _ = make_blobs(n_samples=60, centers=3, n_features=4, random_state=0)
+    a = embedding.tsne(X, 10.0, 300, np.random.default_rng(5))
+    b = embedding.tsne(X, 10.0, 300, np.random.default_rng(5))
+    np.testing.assert_array_equal(a.Y, b.Y)
+    assert a.kl.shape == (300,)
+
+
+# ------------------------------------------------------------------ LLE
+@pytest.mark.parametrize("n, k, reg, seed", [(150, 8, 1e-3, 0), (300, 12, 1e-2, 1)])
+def test_lle_matches_sklearn(n, k, reg, seed):
+    X, _ = make_swiss_roll(n, noise=0.0, random_state=seed)
+    Y = embedding.lle(X, 2, k, reg)
+    ref = LocallyLinearEmbedding(n_neighbors=k, n_components=2, method="standard",
+                                 eigen_solver="dense", reg=reg).fit(X)
+    for c in range(2):
+        assert abs(np.corrcoef(Y[:, c], ref.embedding_[:, c])[0, 1]) > 1 - 1e-6
+    # scikit-learn's eigenvectors have unit norm; ours are scaled to unit covariance
+    np.testing.assert_allclose(np.abs(Y), np.sqrt(n) * np.abs(ref.embedding_), atol=1e-5 * np.sqrt(n))
+    W = embedding.lle_weights(X, k, reg)
+    M = (np.eye(n) - W).T @ (np.eye(n) - W)
+    assert np.trace(Y.T @ M @ Y) / n == pytest.approx(ref.reconstruction_error_, rel=1e-4, abs=1e-12)
+
+
+@pytest.mark.parametrize("n, k, seed", [(50, 5, 0), (200, 10, 1)])
+def test_lle_constraints(n, k, seed):
+    X = np.random.default_rng(seed).standard_normal((n, 3))
+    W = embedding.lle_weights(X, k)
+    np.testing.assert_allclose(W.sum(axis=1), 1.0, atol=1e-12)
+    assert np.all(np.count_nonzero(W, axis=1) == k) and np.all(np.diag(W) == 0)
+    Y = embedding.lle(X, 2, k)
+    np.testing.assert_allclose(Y.mean(axis=0), 0.0, atol=1e-6)  # to the accuracy of eigh (tiny eigengap)
+    np.testing.assert_allclose(Y.T @ Y / n, np.eye(2), atol=1e-10)
+
+
+def test_lle_weights_solve_the_constrained_least_squares():
+    rng = np.random.default_rng(3)
+    X = rng.standard_normal((30, 5))       # d = 5 > k = 4: local Gram matrices are invertible
+    W = embedding.lle_weights(X, 4, reg=0.0)
+    i = 7
+    nbrs = np.flatnonzero(W[i])
+    # eliminate the constraint: w = e_0 + B z with columns of B summing to zero
+    A = X[nbrs].T
+    B = np.vstack([-np.ones(3), np.eye(3)])
+    z = np.linalg.lstsq(A @ B, X[i] - A[:, 0], rcond=None)[0]
+    np.testing.assert_allclose(W[i, nbrs], np.r_[1.0, 0, 0, 0] + B @ z, atol=1e-10)
+
+
+# ------------------------------------------------------------------ bad inputs
+def test_bad_inputs():
+    X = np.random.default_rng(0).standard_normal((20, 3))
+    with pytest.raises(ValueError, match="X"):
+        embedding.conditional_p(np.ones(5), 3.0)
+    with pytest.raises(ValueError, match="X"):
+        embedding.joint_p(np.where(np.eye(20, 3) > 0, np.nan, X), 3.0)
+    with pytest.raises(ValueError, match="perplexity"):
+        embedding.conditional_p(X, 19.0)
+    with pytest.raises(ValueError, match="perplexity"):
+        embedding.conditional_p(X, -2.0)
+    with pytest.raises(ValueError, match="perplexity"):
+        embedding.conditional_p(X, 1.0)
+    with pytest.raises(ValueError, match="rng"):
+        embedding.tsne(X, 5.0, 10, rng=0)
+    with pytest.raises(ValueError, match="n_iter"):
+        embedding.tsne(X, 5.0, 0, np.random.default_rng(0))
+    with pytest.raises(ValueError, match="exaggeration"):
+        embedding.tsne(X, 5.0, 10, np.random.default_rng(0), exaggeration=0.5)
+    with pytest.raises(ValueError, match="learning_rate"):
+        embedding.tsne(X, 5.0, 10, np.random.default_rng(0), learning_rate=-1.0)
+    with pytest.raises(ValueError, match="Y"):
+        embedding.joint_q(np.ones((1, 2)))
+    P = embedding.joint_p(X, 5.0)
+    with pytest.raises(ValueError, match="P"):
+        embedding.tsne_gradient(2 * P, np.zeros((20, 2)))
+    with pytest.raises(ValueError, match="P"):
+        embedding.tsne_gradient(P, np.zeros((19, 2)))
+    with pytest.raises(ValueError, match="Q"):
+        embedding.kl_divergence([0.5, 0.5], [1.0, 0.0])
+    with pytest.raises(ValueError, match="P"):
+        embedding.kl_divergence([0.5, 0.6], [0.5, 0.5])
+    with pytest.raises(ValueError, match="n_neighbors"):
+        embedding.lle_weights(X, 20)
+    with pytest.raises(ValueError, match="reg"):
+        embedding.lle_weights(X, 5, reg=-1.0)
+    with pytest.raises(ValueError, match="reg"):
+        embedding.lle_weights(X, 5, reg=0.0)           # k = 5 > d = 3: singular Gram matrices
+    with pytest.raises(ValueError, match="n_components"):
+        embedding.lle(X, 20, 5)
