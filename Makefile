@@ -1,5 +1,7 @@
 # Executable Notes on Machine Learning and Statistics
 #   make book     build the site into _build/html (strict: any warning fails)
+#   make pdf      build the whole book as one PDF through XeLaTeX: _build/latex/book.pdf,
+#                 copied to _build/html/book.pdf, where the site links to it
 #   make test     unit tests, notebooks (nbval), strict build and browser checks
 #   make execute  re-run every chapter notebook top to bottom in a fresh kernel, in place
 #   make lab      JupyterLab on the chapters
@@ -12,7 +14,7 @@ STAMP  := $(VENV)/.requirements-installed
 JOBS   ?= auto
 NOTEBOOKS := $(sort $(wildcard chapters/*.ipynb))
 
-.PHONY: all book test execute lab clean distclean venv
+.PHONY: all book pdf claims test execute lab clean distclean venv
 
 all: book
 
@@ -24,8 +26,17 @@ $(STAMP): requirements.txt pyproject.toml
 
 venv: $(STAMP)
 
-book: $(STAMP)
+# The index of verified claims is generated from the notebooks' stored outputs.
+claims: $(STAMP)
+	$(BIN)/python tools/claims_index.py
+
+book: claims
 	$(BIN)/jupyter-book build . -W -n --keep-going
+
+pdf: claims
+	$(BIN)/jupyter-book build . --builder pdflatex -W -n --keep-going
+	@mkdir -p _build/html
+	cp _build/latex/book.pdf _build/html/book.pdf
 
 test: $(STAMP)
 	$(BIN)/python -m pytest -n $(JOBS) --dist loadfile --durations=12 \
@@ -36,6 +47,7 @@ execute: $(STAMP)
 	@for nb in $(NOTEBOOKS); do \
 	    $(BIN)/python tools/execute.py "$$nb" || exit 1; \
 	done
+	$(BIN)/python tools/claims_index.py
 
 lab: $(STAMP)
 	$(BIN)/jupyter lab $(if $(filter 0,$(shell id -u)),--allow-root,) chapters

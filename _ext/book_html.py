@@ -12,9 +12,32 @@
   doubled the same way: Sphinx stores the first copy with filename ``None`` and the second
   with ``""``). We drop repeated script and stylesheet
   entries from each page's context, keeping the first of each.
+
+* Every verified claim gets an anchor, so the index of verified claims (``claims.md``,
+  written by ``tools/claims_index.py``) can link to the cell that checks it. The k-th
+  claim printed by chapter NN is the label ``claim-NN-k``; both sides count claim lines
+  with :func:`mlnotes.checks.claims_in`. The anchors are explicit targets registered
+  before Sphinx collects labels, so ``{ref}`` resolves them (and the strict build fails on
+  a link to a claim that no longer exists), in HTML and in LaTeX.
+
+* The PDF (``make pdf``, XeLaTeX) gets the math macros of ``_config.yml`` as
+  ``\newcommand``s, so they are defined in one place for the site, JupyterLab and the PDF;
+  and DejaVu fonts, with the few characters they lack (the CJK characters of quoted
+  notes, ℓ, ≺, ✓, ⪯, ⪰, 𝓛) switched to fonts that have them by XeTeX's inter-character tokens.
+  Section numbers are off (the titles carry the book's own numbers), each part of
+  ``_toc.yml`` starts with a ``\part``, and long tables (which LaTeX would set in
+  non-wrapping columns, off the page) get column widths from the length of their text.
 """
 import json
 import re
+from pathlib import PurePosixPath
+
+from docutils import nodes
+from sphinx.transforms import SphinxTransform
+from sphinx.transforms.post_transforms import SphinxPostTransform
+import yaml
+
+from mlnotes.checks import claims_in
 
 _FRONT_MATTER = re.compile(r"\A---\n.*?\n---\n", re.S)
 
@@ -29,6 +52,119 @@ def strip_notebook_front_matter(app, docname, source):
             cell["source"] = _FRONT_MATTER.sub("", text, count=1)
             break
     source[0] = json.dumps(nb)
+
+
+def claim_label(docname, k):
+    """The label of the k-th claim (from 1) of the chapter ``chapters/NN_slug``."""
+    return f"claim-{PurePosixPath(docname).name.split('_', 1)[0]}-{k}"
+
+
+class ClaimAnchors(SphinxTransform):
+    """Put a target ``claim-NN-k`` in front of the code cell that prints the k-th claim."""
+
+    default_priority = 500  # after MyST-NB has built the cells, before SphinxDomains (850)
+
+    def apply(self, **kwargs):
+        docname = self.env.docname
+        if not docname.startswith("chapters/"):
+            return
+        k = 0
+        for block in list(self.document.findall(nodes.literal_block)):
+            if "stream" not in block["classes"]:
+                continue
+            cell = block.parent
+            while cell is not None and cell.get("nb_element") != "cell_code":
+                cell = cell.parent
+            for _ in claims_in(block.astext()):
+                k += 1
+                label = claim_label(docname, k)
+                target = nodes.target("", "", ids=[label], names=[label])
+                (cell or block).parent.insert((cell or block).parent.index(cell or block), target)
+                self.document.note_explicit_target(target)
+
+
+# Characters the DejaVu text fonts lack, and the fonts that have them.
+_FALLBACKS = [
+    ("bookcjk", "WenQuanYi Micro Hei", [(0x3000, 0x303F), (0x4E00, 0x9FFF), (0xFF00, 0xFFEF)]),
+    ("booksym", "DejaVu Math TeX Gyre", [(0x2113, 0x2113), (0x227A, 0x227A), (0x2713, 0x2713), (0x2AAF, 0x2AB0),
+                                 (0x1D4DB, 0x1D4DB)]),
+]
+
+
+def latex_preamble(macros):
+    """LaTeX definitions of the MathJax macros, and the font fallbacks."""
+    lines = [r"\usepackage{amsmath,amssymb,mathrsfs,ragged2e}", r"\setcounter{secnumdepth}{-2}",
+             # table columns of given width (see LongTableWidths): ragged right, hyphenated
+             r"\makeatletter\newcolumntype{\X}[2]{>{\RaggedRight\arraybackslash}p{\dimexpr"
+             r"(\linewidth-\spx@arrayrulewidth)*#1/#2-\tw@\tabcolsep-\spx@arrayrulewidth\relax}}"
+             r"\makeatother",
+             r"\XeTeXinterchartokenstate=1"]
+    for cls, font, ranges in _FALLBACKS:
+        lines += [rf"\newfontfamily\{cls}font{{{font}}}", rf"\newXeTeXintercharclass\{cls}class"]
+        for lo, hi in ranges:
+            lines.append(rf"\count255={lo} \loop\ifnum\count255<{hi + 1} "
+                         rf"\XeTeXcharclass\count255=\{cls}class \advance\count255 by 1 \repeat")
+        for other in (0, 4095):
+            lines += [rf"\XeTeXinterchartoks {other} \{cls}class={{\begingroup\{cls}font}}",
+                      rf"\XeTeXinterchartoks \{cls}class {other}={{\endgroup}}"]
+    for name, body in macros.items():
+        body, nargs = (body if isinstance(body, list) else [body, 0])
+        args = f"[{nargs}]" if nargs else ""
+        lines.append(rf"\providecommand{{\{name}}}{{}}\renewcommand{{\{name}}}{args}{{{body}}}")
+    return "\n".join(lines) + "\n"
+
+
+def configure_latex(app, config):
+    macros = config.mathjax3_config["tex"]["macros"]
+    elements = dict(config.latex_elements)
+    elements["fontpkg"] = ("\\setmainfont{DejaVu Serif}\n\\setsansfont{DejaVu Sans}\n"
+                           "\\setmonofont{DejaVu Sans Mono}[Scale=0.85]\n")
+    elements["preamble"] = elements.get("preamble", "") + latex_preamble(macros)
+    config.latex_elements = elements
+
+
+def part_starts(srcdir):
+    """{first docname of a part: caption} from ``_toc.yml``."""
+    with open(f"{srcdir}/_toc.yml", encoding="utf-8") as f:
+        toc = yaml.safe_load(f)
+    return {part["chapters"][0]["file"]: part["caption"]
+            for part in toc.get("parts", []) if part.get("chapters") and part.get("caption")}
+
+
+def add_part_headings(app, doctree):
+    """A LaTeX ``\part`` before the first chapter of each part (HTML ignores it)."""
+    caption = part_starts(app.srcdir).get(app.env.docname)
+    if caption:
+        doctree.insert(0, nodes.raw("", f"\\part{{{caption}}}\n", format="latex"))
+
+
+class LongTableWidths(SphinxPostTransform):
+    """Let long tables break across pages, in wrapping columns as wide as their text needs.
+
+    LaTeX only. Sphinx sets a table of up to 30 rows in ``tabulary``, which cannot break
+    across pages (a corrections table then runs over the footer), and a longer one in
+    ``longtable`` columns that do not wrap (and run off the page).
+    """
+
+    default_priority = 400
+    builders = ("latex",)
+
+    def run(self, **kwargs):
+        for table in self.document.findall(nodes.table):
+            rows = list(table.findall(nodes.row))
+            colspecs = list(table.findall(nodes.colspec))
+            if len(rows) <= 8 or not colspecs:
+                continue
+            if "longtable" not in table["classes"]:
+                table["classes"].append("longtable")
+            lengths = [[] for _ in colspecs]
+            for row in rows:
+                for j, entry in enumerate(row.children[:len(colspecs)]):
+                    lengths[j].append(len(entry.astext()))
+            for spec, col in zip(colspecs, lengths):
+                spec["colwidth"] = int(min(50, max(8, sum(col) / max(len(col), 1))))
+            if "colwidths-given" not in table["classes"]:
+                table["classes"].append("colwidths-given")
 
 
 def _key(asset):
@@ -56,5 +192,9 @@ def dedupe_assets(app, pagename, templatename, context, doctree):
 
 def setup(app):
     app.connect("source-read", strip_notebook_front_matter)
+    app.add_transform(ClaimAnchors)
+    app.connect("config-inited", configure_latex)
+    app.connect("doctree-read", add_part_headings)
+    app.add_post_transform(LongTableWidths)
     app.connect("html-page-context", dedupe_assets, priority=900)
     return {"parallel_read_safe": True, "parallel_write_safe": True}

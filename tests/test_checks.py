@@ -2,6 +2,7 @@ import numpy as np
 import pytest
 
 from mlnotes import claim, claim_close
+from mlnotes.checks import claims_in
 
 
 def test_claim_prints_a_stable_line(capsys):
@@ -74,3 +75,18 @@ def test_printed_tolerance_is_never_below_the_one_used(tol, capsys):
     claim_close("tolerance", 0.0, 0.0, atol=tol)
     printed = capsys.readouterr().out.split("\u2264 ")[1].rstrip(")\n")
     assert tol <= float(printed) <= tol * 1.11
+
+
+def test_claims_in_finds_the_printed_claims(capsys):
+    print("some number 0.5")
+    claim("first", True)
+    claim_close("second", 1.0, 1.0, atol=1e-9)
+    print("not a claim: \u2713 inside a line")
+    found = claims_in(capsys.readouterr().out)
+    assert found == ["first", "second (|\u0394| \u2264 1e-09)"]
+
+
+def test_claims_in_needs_text():
+    assert claims_in("") == []
+    with pytest.raises(ValueError, match="text must be a str"):
+        claims_in(None)

@@ -136,3 +136,44 @@ def test_toc_parts_follow_the_book_plan():
     numbers = [int(re.match(r"chapters/(\d\d)_", c["file"]).group(1))
                for part in toc["parts"][:-1] for c in part["chapters"]]
     assert numbers == sorted(numbers), "chapters are out of order"
+
+
+_LIST_MARKER = re.compile(r"^ {0,3}(?:[-+*]|\d{1,9}[.)])(?:\s|$)")
+_DOLLAR = re.compile(r"(?<![\\$])\$(?!\$)")
+
+
+def _lines_breaking_inline_math(markdown):
+    """Lines that continue an inline formula ``$...$`` but start like a list item.
+
+    Markdown ends the paragraph there (``+ \\log x$`` opens a bullet list), so the formula
+    is torn in two and its TeX is shown raw; the browser checks cannot see it, because
+    each half holds one dollar sign. Wrap the line elsewhere.
+    """
+    bad, inside, fence = [], False, None
+    for line in markdown.splitlines():
+        m = re.match(r"^\s*(`{3,}|~{3,})", line)
+        if m:
+            fence = None if fence and m.group(1).startswith(fence) else (fence or m.group(1))
+            inside = False
+            continue
+        if not line.strip():
+            inside = False
+            continue
+        if inside and _LIST_MARKER.match(line):
+            bad.append(line.strip()[:80])
+        if len(_DOLLAR.findall(line)) % 2:
+            inside = not inside
+    return bad
+
+
+def test_lines_breaking_inline_math_are_found():
+    assert _lines_breaking_inline_math("a $x\n+ y$ b") == ["+ y$ b"]
+    assert _lines_breaking_inline_math("a $x$\n+ item $y$") == []
+    assert _lines_breaking_inline_math("a $x\n\n- y") == []
+
+
+@pytest.mark.parametrize("path", NOTEBOOKS, ids=lambda p: p.name)
+def test_no_line_breaks_an_inline_formula(path):
+    bad = [f"cell {i}: {line}" for i, cell in enumerate(_load(path)["cells"]) if cell["cell_type"] == "markdown"
+           for line in _lines_breaking_inline_math(_source(cell))]
+    assert not bad, "a formula is torn by a line that Markdown reads as a list item:\n" + "\n".join(bad)

@@ -108,7 +108,11 @@ _INSPECT = r"""async () => {
       raw.push(t.trim().slice(0, 80));
     }
   }
-  return {brokenImages, mathErrors, untypeset, raw, nMath: document.querySelectorAll('mjx-container').length};
+  const ids = Array.from(document.querySelectorAll('[id]')).map(e => e.id);
+  const links = Array.from(document.querySelectorAll('a[href]')).map(a => a.href)
+      .filter(h => h.startsWith(location.origin + '/'));
+  return {brokenImages, mathErrors, untypeset, raw, ids, links,
+          nMath: document.querySelectorAll('mjx-container').length};
 }"""
 
 
@@ -206,3 +210,83 @@ def test_search_finds_each_chapter_by_its_title(server, browser):
         links = page.eval_on_selector_all("#search-results ul.search li a", "els => els.map(a => a.href)")
         page.close()
         assert any(rel in link for link in links), f"searching {words!r} did not find {rel}: {links[:5]}"
+
+
+# Built by `make pdf` (and checked in tests/test_pdf.py), not by the site build.
+_BUILT_SEPARATELY = {"book.pdf"}
+
+
+def test_internal_links_resolve_to_pages_and_anchors(visits, server):
+    """Every link between pages of the site reaches a file, and its #anchor an element there
+    (the claims index links to claims, the notation page to definitions)."""
+    _, html = server
+    ids = {rel: set(report["ids"]) for rel, (_, report, _) in visits.items()}
+    broken = set()
+    for rel, (_, report, _) in visits.items():
+        for link in report["links"]:
+            parts = urlsplit(link)
+            target = parts.path.lstrip("/") or "index.html"
+            if target in _BUILT_SEPARATELY:
+                continue
+            if not (html / target).is_file():
+                broken.add(f"{rel}: {link} (no such file)")
+            elif parts.fragment and target in ids and parts.fragment not in ids[target]:
+                broken.add(f"{rel}: {link} (no element with this id)")
+    assert not broken, f"{len(broken)} broken links:\n" + "\n".join(sorted(broken)[:40])
+
+
+def test_claims_index_links_every_claim_of_every_chapter(visits):
+    links = [urlsplit(h) for h in visits["claims.html"][1]["links"]]
+    claim_links = {(p.path.lstrip("/"), p.fragment) for p in links if p.fragment.startswith("claim-")}
+    chapters = [rel for rel in visits if rel.startswith("chapters/")]
+    for rel in chapters:
+        anchors = {i for i in visits[rel][1]["ids"] if i.startswith("claim-")}
+        assert anchors, f"{rel}: no claim anchors"
+        linked = {frag for page, frag in claim_links if page == rel}
+        assert linked == anchors, f"{rel}: index links {len(linked)} claims, page has {len(anchors)} anchors"
+
+
+def test_the_introduction_links_the_pdf(visits):
+    links = [urlsplit(h).path for h in visits["intro.html"][1]["links"]]
+    assert "/book.pdf" in links
+
+
+def test_exercise_solutions_are_folded_and_open_on_click(server, browser):
+    base, html = server
+    chapters = [p for p in _pages(html) if p.startswith("chapters/")]
+    context = browser.new_context()
+    page = context.new_page()
+    problems, n_solutions = [], 0
+    for rel in chapters:
+        page.goto(f"{base}/{rel}", wait_until="load")
+        boxes = page.locator("div.solution.dropdown")
+        if boxes.count() == 0:
+            problems.append(f"{rel}: no folded solutions")
+            continue
+        for i in range(boxes.count()):
+            box = boxes.nth(i)
+            content = box.locator("section").first
+            if content.is_visible():
+                problems.append(f"{rel}: solution {i + 1} is not folded")
+                continue
+            box.locator(".admonition-title button.toggle-button").click()
+            content.wait_for(state="visible", timeout=5000)
+            n_solutions += 1
+    # a link from the index to a claim checked inside a folded solution opens that solution
+    page.goto(f"{base}/claims.html", wait_until="load")
+    hrefs = page.evaluate("""() => Array.from(document.querySelectorAll('tr'))
+        .filter(tr => tr.lastElementChild && tr.lastElementChild.textContent.includes('solution of'))
+        .map(tr => tr.querySelector("a[href*='#claim-']")).filter(a => a).map(a => a.href)""")
+    if not hrefs:
+        problems.append("claims.html lists no claim checked in a solution")
+    for href in hrefs[:3]:
+        page.goto(href, wait_until="load")
+        frag = urlsplit(href).fragment
+        page.wait_for_timeout(200)
+        state = page.evaluate(f"""() => {{
+            const box = document.getElementById('{frag}').closest('.solution');
+            return box ? box.classList.contains('toggle-hidden') : null; }}""")
+        if state is not False:
+            problems.append(f"{href}: the solution holding this claim did not open ({state})")
+    context.close()
+    assert n_solutions >= 2 * len(chapters) and not problems, "\n".join(problems)

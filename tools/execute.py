@@ -4,8 +4,11 @@ Usage: python tools/execute.py chapters/06_linear_models.ipynb [...]
 
 Also refreshes the front matter of the first Markdown cell (the LaTeX macros of
 _config.yml, for JupyterLab; see tools/frontmatter.py). The notebook runs with its own folder as the working directory, exactly as
-``pytest --nbval`` and JupyterLab run it. Prints the wall-clock time of each notebook.
+``pytest --nbval`` and JupyterLab run it. Prints the wall-clock time of each notebook and
+records it, with the Python and package versions, in ``bench/execution.json``, from which
+``tools/status_page.py`` writes the book's status page.
 """
+import json
 import sys
 import time
 from pathlib import Path
@@ -14,6 +17,11 @@ import nbformat
 from nbclient import NotebookClient
 
 from frontmatter import macros_from_config, sync
+
+ROOT = Path(__file__).resolve().parents[1]
+TIMES = ROOT / "bench" / "execution.json"  # read by tools/status_page.py
+PACKAGES = ("numpy", "scipy", "scikit-learn", "matplotlib", "ipykernel", "nbclient", "jupyter-book",
+            "myst-nb", "sphinx")
 
 
 def _coalesce_streams(outputs):
@@ -47,12 +55,29 @@ def execute(path):
     return elapsed
 
 
+def record(path, seconds, log=TIMES):
+    """Store the execution time of a notebook, with the versions it ran with, in ``log``."""
+    import platform
+    from importlib.metadata import version
+
+    log.parent.mkdir(parents=True, exist_ok=True)
+    data = json.loads(log.read_text()) if log.exists() else {}
+    data["python"] = platform.python_version()
+    data["packages"] = {p: version(p) for p in PACKAGES}
+    data.setdefault("notebooks", {})[Path(path).stem] = {
+        "seconds": round(seconds, 2), "date": time.strftime("%Y-%m-%d")}
+    data["notebooks"] = dict(sorted(data["notebooks"].items()))
+    log.write_text(json.dumps(data, indent=1, ensure_ascii=False) + "\n")
+
+
 def main(paths):
     if not paths:
         print(__doc__)
         return 2
     for p in paths:
-        print(f"{p}: executed in {execute(p):.1f} s", flush=True)
+        seconds = execute(p)
+        record(p, seconds)
+        print(f"{p}: executed in {seconds:.1f} s", flush=True)
     return 0
 
 

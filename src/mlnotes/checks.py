@@ -9,9 +9,32 @@ import math
 
 import numpy as np
 
-__all__ = ["claim", "claim_close"]
+__all__ = ["claim", "claim_close", "claims_in"]
 
 _TICK = "\u2713"
+
+
+def claims_in(text):
+    """The statements of the claims printed in ``text`` (a cell's standard output), in order.
+
+    A claim prints one line starting with ``✓``; the book's index of verified claims
+    (``tools/claims_index.py``) and the anchors the site puts next to each claim
+    (``_ext/book_html.py``) both find them with this function, so they always agree.
+
+    Parameters
+    ----------
+    text : str
+        Printed output, possibly several lines.
+
+    Returns
+    -------
+    list of str
+        The text after ``✓ `` of each claim line.
+    """
+    if not isinstance(text, str):
+        raise ValueError(f"text must be a str, got {type(text).__name__}")
+    prefix = _TICK + " "
+    return [line[len(prefix):].rstrip() for line in text.splitlines() if line.startswith(prefix)]
 
 
 def _check_statement(statement):

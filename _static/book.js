@@ -1,0 +1,17 @@
+// Open the hidden solution (or any collapsed toggle) that holds the target of a link, so
+// that a link from the index of verified claims to a claim checked in the solution of an
+// exercise shows that claim instead of landing on a closed box.
+(() => {
+  const openTarget = () => {
+    const id = decodeURIComponent(window.location.hash.slice(1));
+    const target = id && document.getElementById(id);
+    if (!target) return;
+    for (let box = target.closest(".toggle-hidden"); box; box = box.parentElement.closest(".toggle-hidden")) {
+      const button = box.querySelector(":scope > .admonition-title button.toggle-button");
+      if (button) button.click();
+    }
+    target.scrollIntoView();
+  };
+  window.addEventListener("load", openTarget);  // after sphinx-togglebutton has closed the boxes
+  window.addEventListener("hashchange", openTarget);
+})();

@@ -1,0 +1,122 @@
+"""The whole book as one PDF (``make pdf``): XeLaTeX through Jupyter Book's pdflatex builder.
+
+The PDF is built afresh into a temporary folder with the same strict flags as ``make pdf``,
+then read back with poppler's ``pdfinfo`` and ``pdftotext``: its length, every chapter and
+part, every named result and exercise, typeset formulas (and no TeX source left in the
+text), and a LaTeX log without missing glyphs or unresolved references.
+
+Skipped when XeLaTeX or poppler is missing, unless REQUIRE_PDF=1 (as in CI, where
+``.ci/run`` installs them), in which case a missing tool is a failure.
+"""
+import json
+import os
+import re
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+import yaml
+
+ROOT = Path(__file__).resolve().parents[1]
+NOTEBOOKS = sorted((ROOT / "chapters").glob("*.ipynb"))
+TOOLS = ("xelatex", "latexmk", "pdftotext", "pdfinfo")
+
+
+@pytest.fixture(scope="module")
+def pdf(tmp_path_factory):
+    missing = [t for t in TOOLS if shutil.which(t) is None]
+    if missing:
+        if os.environ.get("REQUIRE_PDF") == "1":
+            pytest.fail(f"REQUIRE_PDF=1 but {', '.join(missing)} not found (Debian: texlive-xetex, "
+                        "texlive-latex-extra, latexmk, poppler-utils)")
+        pytest.skip(f"{', '.join(missing)} not installed")
+    out = tmp_path_factory.mktemp("pdf")
+    cmd = [str(Path(sys.executable).with_name("jupyter-book")), "build", str(ROOT), "--builder", "pdflatex",
+           "--path-output", str(out), "-W", "-n", "--keep-going"]
+    proc = subprocess.run(cmd, capture_output=True, text=True, cwd=ROOT)
+    latex = out / "_build" / "latex"
+    assert proc.returncode == 0, f"PDF build failed:\n{proc.stdout[-4000:]}\n{proc.stderr[-4000:]}"
+    book = latex / "book.pdf"
+    assert book.is_file()
+    info = subprocess.run(["pdfinfo", str(book)], capture_output=True, text=True, check=True).stdout
+    pages = int(re.search(r"^Pages:\s+(\d+)", info, re.M).group(1))
+    text = subprocess.run(["pdftotext", "-enc", "UTF-8", str(book), "-"],
+                          capture_output=True, text=True, check=True).stdout
+    return {"pages": pages, "text": text, "flat": re.sub(r"\s+", "", text),
+            "log": (latex / "book.log").read_text(errors="replace"),
+            "tex": (latex / "book.tex").read_text(errors="replace"), "build": proc.stdout}
+
+
+def _markdown(nb_path):
+    nb = json.loads(nb_path.read_text())
+    return ["".join(c["source"]) for c in nb["cells"] if c["cell_type"] == "markdown"]
+
+
+def _flat(s):
+    return re.sub(r"\s+", "", s.replace("'", "\u2019"))
+
+
+def test_page_count_fits_the_book(pdf):
+    # 22 chapters gave about 600 pages; a PDF that lost chapters or figures is far shorter.
+    n = len(NOTEBOOKS)
+    assert 15 * n <= pdf["pages"] <= 45 * n, f"{pdf['pages']} pages for {n} chapters"
+
+
+def test_every_chapter_part_and_back_matter_page_is_in_the_pdf(pdf):
+    toc = yaml.safe_load((ROOT / "_toc.yml").read_text())
+    titles = [part["caption"] for part in toc["parts"] if part["caption"] != "Back matter"]
+    for nb in NOTEBOOKS:
+        first = re.sub(r"\A---\n.*?\n---\n", "", _markdown(nb)[0], flags=re.S)
+        titles.append(re.search(r"^# (.+)$", first, re.M).group(1))
+    titles += ["Verified claims", "Notation", "References"]
+    missing = [t for t in titles if _flat(t) not in pdf["flat"]]
+    assert not missing, f"not in the PDF: {missing}"
+
+
+def test_named_results_and_exercises_are_typeset(pdf):
+    names, exercises = [], 0
+    for nb in NOTEBOOKS:
+        for md in _markdown(nb):
+            for kind, title in re.findall(r"^```\{prf:([a-z]+)\}[ \t]*(.*)$", md, re.M):
+                # titles without math or markup can be compared with the extracted text
+                if title and not re.search(r"[$\\{}`*_]", title):
+                    names.append(f"{kind.capitalize()}{_flat(title)}")
+            exercises += len(re.findall(r"^```\{exercise\}", md, re.M))
+    assert len(names) > 5 * len(NOTEBOOKS)
+    def bare(s):  # numbering and brackets vary between the source and the PDF
+        return re.sub(r"[\d()]", "", s)
+
+    flat = bare(pdf["flat"])
+    missing = [n for n in names if bare(n) not in flat]
+    assert not missing, f"{len(missing)} named results missing from the PDF, e.g. {missing[:5]}"
+    assert len(re.findall(r"\bExercise \d+", pdf["text"])) >= exercises
+
+
+def test_formulas_are_typeset_not_left_as_tex(pdf):
+    text = pdf["text"]
+    # typeset math: symbols that only formulas produce (\top, \partial, \nabla, \sqrt; the
+    # big operators of Computer Modern's extension font have no Unicode text to extract)
+    for symbol, at_least in [("\u22a4", 300), ("\u2202", 100), ("\u2207", 50), ("\u221a", 50)]:
+        assert text.count(symbol) >= at_least, f"only {text.count(symbol)} {symbol!r} in the PDF"
+    assert "P(X\u2265t)\u2264E[X]" in pdf["flat"].replace(" ", ""), "Markov's inequality is not typeset"
+
+
+def test_no_formula_reaches_the_pdf_as_text(pdf):
+    """TeX that was meant as math but was not parsed as math is escaped as text in the LaTeX
+    source (``\\textbackslash{}frac``, ``\\$``). Code (verbatim blocks and inline code),
+    where TeX may be quoted on purpose, is left out of the search."""
+    tex = re.sub(r"\\begin\{sphinxVerbatim\}.*?\\end\{sphinxVerbatim\}", "", pdf["tex"], flags=re.S)
+    tex = re.sub(r"\\sphinxupquote\{(?:[^{}]|\{(?:[^{}]|\{[^{}]*\})*\})*\}", "", tex)
+    raw = [tex[max(0, m.start() - 60):m.end() + 20] for m in re.finditer(
+        r"\\textbackslash\{\}[A-Za-z]+|\\\$", tex)]
+    assert not raw, f"{len(raw)} pieces of TeX typeset as text, e.g.:\n" + "\n".join(raw[:8])
+
+
+def test_latex_log_has_no_missing_glyphs_or_references(pdf):
+    log = pdf["log"]
+    glyphs = sorted(set(re.findall(r"Missing character: There is no (\S+)", log)))
+    assert not glyphs, f"characters without a glyph in the PDF: {glyphs}"
+    assert "There were undefined references" not in log
+    assert not re.search(r"Citation .* undefined", log)
