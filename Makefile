@@ -3,7 +3,10 @@
 #   make pdf      build the whole book as one PDF through XeLaTeX: _build/latex/book.pdf,
 #                 copied to _build/html/book.pdf, where the site links to it
 #   make test     unit tests, notebooks (nbval), strict build and browser checks
-#   make execute  re-run every chapter notebook top to bottom in a fresh kernel, in place
+#   make execute  re-run every chapter notebook top to bottom in a fresh kernel, in place,
+#                 recording the times for the execution report (status.md)
+#   make bench    time the mlnotes algorithms against scikit-learn/SciPy (performance.md);
+#                 run it on a quiet machine
 #   make lab      JupyterLab on the chapters
 #   make clean    remove the build and caches (keeps .venv; `make distclean` removes it too)
 
@@ -14,7 +17,7 @@ STAMP  := $(VENV)/.requirements-installed
 JOBS   ?= auto
 NOTEBOOKS := $(sort $(wildcard chapters/*.ipynb))
 
-.PHONY: all book pdf claims test execute lab clean distclean venv
+.PHONY: all book pdf pages bench test execute lab clean distclean venv
 
 all: book
 
@@ -26,14 +29,16 @@ $(STAMP): requirements.txt pyproject.toml
 
 venv: $(STAMP)
 
-# The index of verified claims is generated from the notebooks' stored outputs.
-claims: $(STAMP)
+# Generated pages: the index of verified claims (from the notebooks' stored outputs) and
+# the execution report (from the times recorded by make execute).
+pages: $(STAMP)
 	$(BIN)/python tools/claims_index.py
+	$(BIN)/python tools/status_page.py
 
-book: claims
+book: pages
 	$(BIN)/jupyter-book build . -W -n --keep-going
 
-pdf: claims
+pdf: pages
 	$(BIN)/jupyter-book build . --builder pdflatex -W -n --keep-going
 	@mkdir -p _build/html
 	cp _build/latex/book.pdf _build/html/book.pdf
@@ -47,7 +52,11 @@ execute: $(STAMP)
 	@for nb in $(NOTEBOOKS); do \
 	    $(BIN)/python tools/execute.py "$$nb" || exit 1; \
 	done
-	$(BIN)/python tools/claims_index.py
+	$(MAKE) --no-print-directory pages
+
+# Writes bench/results.csv, bench/environment.json, performance.md and bench/speed.png.
+bench: $(STAMP)
+	$(BIN)/python -m bench.run
 
 lab: $(STAMP)
 	$(BIN)/jupyter lab $(if $(filter 0,$(shell id -u)),--allow-root,) chapters

@@ -193,8 +193,11 @@ def _no_more_likely(t, x, log_w):
         return math.comb(n1, v) * math.comb(n2, c1 - v)
 
     scale = round(1 / FISHER_RELATIVE_TOLERANCE)
-    for i in np.flatnonzero(np.abs(rel) < 1e-9):
-        mask[i] = weight(int(x[i])) * scale <= weight(n11) * (scale + 1)
+    near = np.flatnonzero((np.abs(rel) < 1e-9) & (x != n11))  # n11 itself is in the mask
+    if near.size:  # big-integer arithmetic only when there is a near-tie to settle
+        bound = weight(n11) * (scale + 1)
+        for i in near:
+            mask[i] = weight(int(x[i])) * scale <= bound
     return mask
 
 
