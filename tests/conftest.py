@@ -28,3 +28,17 @@ def browser():
         b.close()
 
 
+
+
+# Scheduling under pytest-xdist (`make test` runs `-n auto --dist loadfile`: the cells of a
+# notebook run in order in one kernel, and the site and PDF checks share one build per
+# module, so each file stays on one worker). The longest files are put first, so that they
+# start at once and the short ones fill in around them. (`--dist loadgroup` would allow a
+# finer split, but pytest-xdist 3.8 cannot set its group suffix on pytest 9's node ids.)
+_LONGEST_FIRST = ("tests/test_site.py", "tests/test_pdf.py", "tests/test_lab.py")
+
+
+@pytest.hookimpl(tryfirst=True)
+def pytest_collection_modifyitems(config, items):
+    rank = {path: i for i, path in enumerate(_LONGEST_FIRST)}
+    items.sort(key=lambda item: rank.get(item.nodeid.split("::")[0], len(rank)))
