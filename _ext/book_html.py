@@ -1,4 +1,4 @@
-"""Small fixes to what Jupyter Book 1 does with this book.
+r"""Small fixes to what Jupyter Book 1 does with this book.
 
 * The first Markdown cell of each chapter starts with a YAML front matter block holding
   the LaTeX macros of ``_config.yml`` (written by ``tools/frontmatter.py``), which
@@ -132,7 +132,7 @@ def part_starts(srcdir):
 
 
 def add_part_headings(app, doctree):
-    """A LaTeX ``\part`` before the first chapter of each part (HTML ignores it)."""
+    r"""A LaTeX ``\part`` before the first chapter of each part (HTML ignores it)."""
     caption = part_starts(app.srcdir).get(app.env.docname)
     if caption:
         doctree.insert(0, nodes.raw("", f"\\part{{{caption}}}\n", format="latex"))
