@@ -120,6 +120,8 @@ def configure_latex(app, config):
     elements["fontpkg"] = ("\\setmainfont{DejaVu Serif}\n\\setsansfont{DejaVu Sans}\n"
                            "\\setmonofont{DejaVu Sans Mono}[Scale=0.85]\n")
     elements["preamble"] = elements.get("preamble", "") + latex_preamble(macros)
+    # Sphinx names the table of contents after the first toctree caption ("Part I. ...")
+    elements["tableofcontents"] = "\\renewcommand{\\contentsname}{Contents}\\sphinxtableofcontents\n"
     config.latex_elements = elements
 
 
