@@ -20,6 +20,8 @@ import pytest
 import yaml
 
 ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT / "tools"))
+from frontmatter import chapter_title  # noqa: E402
 NOTEBOOKS = sorted((ROOT / "chapters").glob("*.ipynb"))
 TOOLS = ("xelatex", "latexmk", "pdftotext", "pdfinfo")
 
@@ -67,9 +69,7 @@ def test_page_count_fits_the_book(pdf):
 def test_every_chapter_part_and_back_matter_page_is_in_the_pdf(pdf):
     toc = yaml.safe_load((ROOT / "_toc.yml").read_text())
     titles = [part["caption"] for part in toc["parts"] if part["caption"] != "Back matter"]
-    for nb in NOTEBOOKS:
-        first = re.sub(r"\A---\n.*?\n---\n", "", _markdown(nb)[0], flags=re.S)
-        titles.append(re.search(r"^# (.+)$", first, re.M).group(1))
+    titles += [chapter_title(nb) for nb in NOTEBOOKS]
     titles += ["Verified claims", "Notation", "References"]
     missing = [t for t in titles if _flat(t) not in pdf["flat"]]
     assert not missing, f"not in the PDF: {missing}"

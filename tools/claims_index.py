@@ -16,11 +16,11 @@ from pathlib import Path
 
 import yaml
 
+from frontmatter import strip
 from mlnotes.checks import claims_in
 
 ROOT = Path(__file__).resolve().parents[1]
 OUTPUT = ROOT / "claims.md"
-_FRONT_MATTER = re.compile(r"\A---\n.*?\n---\n", re.S)
 _PUNCT = re.compile(r"([!-/:-@\[-`{-~])")  # every ASCII punctuation character
 
 
@@ -51,7 +51,7 @@ def chapter_claims(path):
     for cell in nb["cells"]:
         src = _text(cell["source"])
         if cell["cell_type"] == "markdown":
-            src = _FRONT_MATTER.sub("", src, count=1)
+            src = strip(src)
             for line in src.splitlines():
                 m = re.match(r"(#{1,2})\s+(.*\S)", line)
                 if m and m.group(1) == "#" and title is None:

@@ -28,6 +28,23 @@ def macros_from_config(config=ROOT / "_config.yml"):
     return {f"\\{name}": (body[0] if isinstance(body, list) else body) for name, body in macros.items()}
 
 
+def strip(markdown):
+    """A Markdown cell's text without its front matter."""
+    return FRONT_MATTER.sub("", markdown, count=1)
+
+
+def chapter_title(path):
+    """The ``# N. Title`` heading of a chapter notebook (read as plain JSON)."""
+    nb = json.loads(Path(path).read_text())
+    for cell in nb["cells"]:
+        if cell["cell_type"] == "markdown":
+            src = cell["source"]
+            m = re.search(r"^# (.+)$", strip("".join(src) if isinstance(src, list) else src), re.M)
+            if m:
+                return m.group(1).strip()
+    raise ValueError(f"{path}: no '# Title' heading")
+
+
 def front_matter(macros):
     body = "\n".join(f"  {json.dumps(k)}: {json.dumps(v)}" for k, v in macros.items())
     return f"---\nmath:\n{body}\n---\n"
@@ -36,8 +53,7 @@ def front_matter(macros):
 def sync(nb, macros):
     """Put (or refresh) the front matter at the top of the first Markdown cell; True if changed."""
     cell = next(c for c in nb.cells if c.cell_type == "markdown")
-    text = FRONT_MATTER.sub("", cell.source, count=1)
-    new = front_matter(macros) + text
+    new = front_matter(macros) + strip(cell.source)
     changed = new != cell.source
     cell.source = new
     return changed

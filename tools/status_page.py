@@ -7,26 +7,15 @@ Usage: python tools/status_page.py [--check]
   (--check: exit 1 if status.md is not what bench/execution.json gives; nothing is written)
 """
 import json
-import re
 import sys
 from pathlib import Path
+
+from frontmatter import chapter_title
 
 ROOT = Path(__file__).resolve().parents[1]
 TIMES = ROOT / "bench" / "execution.json"
 PAGE = ROOT / "status.md"
 BUDGET = 10.0  # seconds per notebook (STYLE.md)
-
-
-def _title(path):
-    nb = json.loads(path.read_text())
-    for cell in nb["cells"]:
-        if cell["cell_type"] == "markdown":
-            text = "".join(cell["source"])
-            text = re.sub(r"\A---\n.*?\n---\n", "", text, flags=re.S)
-            m = re.search(r"^# (.+)$", text, re.M)
-            if m:
-                return m.group(1)
-    return path.stem
 
 
 def render(data=None):
@@ -53,7 +42,7 @@ def render(data=None):
         "and " + ", ".join(f"{k} {v}" for k, v in data["packages"].items()) + ".",
         "",
         f"**{len(chapters)} chapters in {sum(secs):.1f} s** of execution in total; the slowest is "
-        f"{_title(chapters[order[0]])} ({secs[order[0]]:.1f} s). The budget is {BUDGET:g} s per chapter: "
+        f"{chapter_title(chapters[order[0]])} ({secs[order[0]]:.1f} s). The budget is {BUDGET:g} s per chapter: "
         + ("every chapter is within it." if not over else
            f"{len(over)} over it: " + ", ".join(p.stem for p in over) + "."),
         "",
@@ -62,7 +51,7 @@ def render(data=None):
     ]
     for path, s in zip(chapters, secs):
         bar = "█" * round(10 * min(s, BUDGET) / BUDGET)
-        lines.append(f"| {{doc}}`{_title(path)} <chapters/{path.stem}>` | {s:.1f} s | {bar} |")
+        lines.append(f"| {{doc}}`{chapter_title(path)} <chapters/{path.stem}>` | {s:.1f} s | {bar} |")
     lines += ["", "Times are wall-clock seconds on the machine that ran `make execute` (2 cores); the",
               "benchmarks of the algorithms themselves are on the page {ref}`performance`."]
     return "\n".join(lines) + "\n"
