@@ -1,9 +1,10 @@
 """The whole book as one PDF (``make pdf``): XeLaTeX through Jupyter Book's pdflatex builder.
 
-The PDF is built afresh into a temporary folder with the same strict flags as ``make pdf``,
-then read back with poppler's ``pdfinfo`` and ``pdftotext``: its length, every chapter and
-part, every named result and exercise, typeset formulas (and no TeX source left in the
-text), and a LaTeX log without missing glyphs or unresolved references.
+The PDF is built afresh with the same strict flags as ``make pdf``, in the temporary folder
+of the test session's site build (``book_build``, tests/conftest.py), then read back with
+poppler's ``pdfinfo`` and ``pdftotext``: its length, every chapter and part, every named
+result and exercise, typeset formulas (and no TeX source left in the text), and a LaTeX
+log without missing glyphs or unresolved references.
 
 Skipped when XeLaTeX or poppler is missing, unless REQUIRE_PDF=1 (as in CI, where
 ``.ci/run`` installs them), in which case a missing tool is a failure.
@@ -22,23 +23,23 @@ import yaml
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "tools"))
 from frontmatter import chapter_title  # noqa: E402
+
 NOTEBOOKS = sorted((ROOT / "chapters").glob("*.ipynb"))
 TOOLS = ("xelatex", "latexmk", "pdftotext", "pdfinfo")
 
 
 @pytest.fixture(scope="module")
-def pdf(tmp_path_factory):
+def pdf(book_build):
     missing = [t for t in TOOLS if shutil.which(t) is None]
     if missing:
         if os.environ.get("REQUIRE_PDF") == "1":
             pytest.fail(f"REQUIRE_PDF=1 but {', '.join(missing)} not found (Debian: texlive-xetex, "
                         "texlive-latex-extra, latexmk, poppler-utils)")
         pytest.skip(f"{', '.join(missing)} not installed")
-    out = tmp_path_factory.mktemp("pdf")
-    cmd = [str(Path(sys.executable).with_name("jupyter-book")), "build", str(ROOT), "--builder", "pdflatex",
-           "--path-output", str(out), "-W", "-n", "--keep-going"]
-    proc = subprocess.run(cmd, capture_output=True, text=True, cwd=ROOT)
-    latex = out / "_build" / "latex"
+    # the LaTeX builder on the folder of the site build (tests/conftest.py), whose parsed
+    # documents it reuses; it writes book.tex and runs latexmk (XeLaTeX) there
+    proc = book_build.run("--builder", "pdflatex")
+    latex = book_build.out / "_build" / "latex"
     assert proc.returncode == 0, f"PDF build failed:\n{proc.stdout[-4000:]}\n{proc.stderr[-4000:]}"
     book = latex / "book.pdf"
     assert book.is_file()

@@ -1,18 +1,17 @@
 """The strict site build, and checks of the built site in a real browser.
 
-The book is built once per test session into a fresh temporary folder (a full build, so
-that every warning is emitted again; ``make book``'s incremental build would stay quiet
-about pages that did not change). The browser checks open every page of that build in
-Debian's Chromium, driven by Playwright, with the site served on 127.0.0.1 only.
+The book is built once per test session into a fresh temporary folder (``book_build`` in
+tests/conftest.py: a full build, so that every warning is emitted again). The browser
+checks open every page of that build in Debian's Chromium, driven by Playwright, with the
+site served on 127.0.0.1 only.
 
 The ``browser`` fixture (tests/conftest.py) skips these checks with the reason when Chromium
 is missing, unless ``REQUIRE_BROWSER=1`` is set (as CI does), in which case they fail.
 """
 import functools
 import http.server
+import json
 import re
-import subprocess
-import sys
 import threading
 from pathlib import Path
 from urllib.parse import urlsplit
@@ -23,13 +22,9 @@ ROOT = Path(__file__).resolve().parents[1]
 
 
 @pytest.fixture(scope="module")
-def build(tmp_path_factory):
-    """Run the strict build (``-W -n --keep-going``) into a temporary folder."""
-    out = tmp_path_factory.mktemp("site")
-    jb = Path(sys.executable).with_name("jupyter-book")
-    proc = subprocess.run([str(jb), "build", str(ROOT), "--path-output", str(out), "-W", "-n", "--keep-going"],
-                          cwd=ROOT, capture_output=True, text=True, timeout=1200)
-    return proc, out / "_build" / "html"
+def build(book_build):
+    """The strict build (``-W -n --keep-going``) of the site: (process, html folder)."""
+    return book_build.proc, book_build.html
 
 
 def test_strict_build_has_no_warnings(build):
@@ -111,7 +106,11 @@ _INSPECT = r"""async () => {
   const ids = Array.from(document.querySelectorAll('[id]')).map(e => e.id);
   const links = Array.from(document.querySelectorAll('a[href]')).map(a => a.href)
       .filter(h => h.startsWith(location.origin + '/'));
-  return {brokenImages, mathErrors, untypeset, raw, ids, links,
+  // rows of the index of verified claims that name a claim checked in a solution
+  const solutionClaims = Array.from(document.querySelectorAll('tr'))
+      .filter(tr => tr.lastElementChild && tr.lastElementChild.textContent.includes('solution of'))
+      .map(tr => tr.querySelector("a[href*='#claim-']")).filter(a => a).map(a => a.href);
+  return {brokenImages, mathErrors, untypeset, raw, ids, links, solutionClaims,
           nMath: document.querySelectorAll('mjx-container').length};
 }"""
 
@@ -134,42 +133,49 @@ _UNFOLD = r"""async () => {
 }"""
 
 
-def _open(context, url):
-    """Open ``url`` in a new tab of ``context``; return (page, response, report, problems)."""
-    page = context.new_page()
-    problems = []
-    page.on("console", lambda m: m.type == "error" and problems.append(f"console error: {m.text}"))
-    page.on("pageerror", lambda e: problems.append(f"page error: {e}"))
-    page.on("requestfailed", lambda r: problems.append(f"request failed: {r.url} ({r.failure})"))
-    page.on("response", lambda r: r.status >= 400 and problems.append(f"HTTP {r.status}: {r.url}"))
+class _Tab:
+    """One browser tab that visits page after page, as a reader navigates.
 
-    def guard(route):
+    It records, for the page being visited, console errors, page errors, failed requests,
+    HTTP errors and any request that would leave the machine (which it blocks). One tab
+    for the whole site: opening a tab per page costs a new renderer process each time.
+    """
+
+    def __init__(self, context):
+        self.page = context.new_page()
+        self.problems = []
+        self.page.on("console", lambda m: m.type == "error" and self.problems.append(f"console error: {m.text}"))
+        self.page.on("pageerror", lambda e: self.problems.append(f"page error: {e}"))
+        self.page.on("requestfailed", lambda r: self.problems.append(f"request failed: {r.url} ({r.failure})"))
+        self.page.on("response", lambda r: r.status >= 400 and self.problems.append(f"HTTP {r.status}: {r.url}"))
+        self.page.route("**/*", self._guard)
+
+    def _guard(self, route):
         parts = urlsplit(route.request.url)
         if parts.scheme in ("data", "blob", "about") or parts.hostname == "127.0.0.1":
             route.continue_()
         else:
-            problems.append(f"request leaves the machine: {route.request.url}")
+            self.problems.append(f"request leaves the machine: {route.request.url}")
             route.abort()
 
-    page.route("**/*", guard)
-    response = page.goto(url, wait_until="load")
-    report = page.evaluate(_INSPECT)
-    report["notebooks"] = page.eval_on_selector_all("a[href$='.ipynb']", "els => els.map(a => a.href)")
-    report["solutions"] = page.evaluate(_UNFOLD)
-    page.wait_for_timeout(100)  # let late console messages arrive
-    return page, response, report, problems
+    def visit(self, url):
+        """Open ``url``, inspect it and unfold its solutions: (status, report, problems)."""
+        self.problems = []
+        response = self.page.goto(url, wait_until="load")
+        report = self.page.evaluate(_INSPECT)
+        report["notebooks"] = self.page.eval_on_selector_all("a[href$='.ipynb']", "els => els.map(a => a.href)")
+        report["solutions"] = self.page.evaluate(_UNFOLD)
+        self.page.wait_for_timeout(100)  # let late console messages arrive
+        return (None if response is None else response.status), report, self.problems
 
 
 @pytest.fixture(scope="module")
 def visits(server, browser):
-    """Every page of the site, opened once in Chromium: {page: (status, report, problems)}."""
+    """Every page of the site, visited once in Chromium: {page: (status, report, problems)}."""
     base, html = server
-    context = browser.new_context()  # one context: the theme's assets and MathJax are cached
-    out = {}
-    for rel in _pages(html):
-        page, response, report, problems = _open(context, f"{base}/{rel}")
-        out[rel] = (None if response is None else response.status, report, problems)
-        page.close()
+    context = browser.new_context()
+    tab = _Tab(context)
+    out = {rel: tab.visit(f"{base}/{rel}") for rel in _pages(html)}
     context.close()
     return out
 
@@ -240,3 +246,87 @@ def test_search_finds_each_chapter_by_its_title(server, browser):
     missing = {rel: (queries[rel], docs[:5]) for rel, docs in found.items()
                if rel.removesuffix(".html") not in docs}
     assert not missing, f"search did not find these chapters by their titles: {missing}"
+
+
+def _solutions_in_source(rel):
+    """How many solutions the notebook behind a chapter page writes (``{solution}`` or a
+    gated ``{solution-start}``)."""
+    nb = json.loads((ROOT / rel).with_suffix(".ipynb").read_text())
+    md = ["".join(c["source"]) for c in nb["cells"] if c["cell_type"] == "markdown"]
+    return sum(len(re.findall(r"^\s*(?:`{3,}|:{3,})\{solution(?:-start)?\}", m, re.M)) for m in md)
+
+
+def test_exercise_solutions_are_folded_and_open_on_click(visits):
+    """Every solution of every chapter is folded when its page loads and opens when its
+    toggle is clicked (``_UNFOLD``, run during the visit)."""
+    problems = []
+    for rel, (_, report, _) in visits.items():
+        solutions = report["solutions"]
+        problems += [f"{rel}: {p}" for p in solutions["problems"]]
+        if rel.startswith("chapters/"):
+            expected = _solutions_in_source(rel)
+            if expected == 0 or solutions["opened"] != expected:
+                problems.append(f"{rel}: {solutions['opened']} folded solutions opened, the notebook has {expected}")
+    assert not problems, "\n".join(problems)
+
+
+def test_a_link_into_a_folded_solution_opens_it(visits, server, browser):
+    """A claim checked inside a solution, reached from the index of verified claims, is
+    shown: _static/book.js opens the folded solution that holds the link's target."""
+    base, _ = server
+    hrefs = visits["claims.html"][1]["solutionClaims"]
+    assert hrefs, "claims.html lists no claim checked in a solution"
+    context = browser.new_context()
+    tab = _Tab(context)
+    problems = []
+    for href in hrefs[:3]:
+        tab.visit(href)
+        frag = urlsplit(href).fragment
+        state = tab.page.evaluate("""id => {
+            const box = document.getElementById(id).closest('.solution');
+            return box ? box.classList.contains('toggle-hidden') : null; }""", frag)
+        if state is not False:
+            problems.append(f"{href}: the solution holding this claim did not open ({state})")
+        problems += [f"{href}: {p}" for p in tab.problems]
+    context.close()
+    assert not problems, "\n".join(problems)
+
+
+# Built by `make pdf` (and checked in tests/test_pdf.py), not by the site build.
+_BUILT_SEPARATELY = {"book.pdf"}
+
+
+def test_internal_links_resolve_to_pages_and_anchors(visits, server):
+    """Every link between pages of the site reaches a file, and its #anchor an element there
+    (the claims index links to claims, the notation page to definitions)."""
+    _, html = server
+    ids = {rel: set(report["ids"]) for rel, (_, report, _) in visits.items()}
+    broken = set()
+    for rel, (_, report, _) in visits.items():
+        for link in report["links"]:
+            parts = urlsplit(link)
+            target = parts.path.lstrip("/") or "index.html"
+            if target in _BUILT_SEPARATELY:
+                continue
+            if not (html / target).is_file():
+                broken.add(f"{rel}: {link} (no such file)")
+            elif parts.fragment and target in ids and parts.fragment not in ids[target]:
+                broken.add(f"{rel}: {link} (no element with this id)")
+    assert not broken, f"{len(broken)} broken links:\n" + "\n".join(sorted(broken)[:40])
+
+
+def test_claims_index_links_every_claim_of_every_chapter(visits):
+    links = [urlsplit(h) for h in visits["claims.html"][1]["links"]]
+    claim_links = {(p.path.lstrip("/"), p.fragment) for p in links if p.fragment.startswith("claim-")}
+    chapters = [rel for rel in visits if rel.startswith("chapters/")]
+    assert chapters
+    for rel in chapters:
+        anchors = {i for i in visits[rel][1]["ids"] if i.startswith("claim-")}
+        assert anchors, f"{rel}: no claim anchors"
+        linked = {frag for page, frag in claim_links if page == rel}
+        assert linked == anchors, f"{rel}: index links {len(linked)} claims, page has {len(anchors)} anchors"
+
+
+def test_the_introduction_links_the_pdf(visits):
+    links = [urlsplit(h).path for h in visits["intro.html"][1]["links"]]
+    assert "/book.pdf" in links
