@@ -17,6 +17,7 @@ from pathlib import Path
 from urllib.parse import urlsplit
 
 import pytest
+from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -170,14 +171,18 @@ class _Tab:
 
 
 @pytest.fixture(scope="module")
-def visits(server, browser):
+def tab(browser):
+    """The one tab that every check of this module navigates in."""
+    context = browser.new_context()
+    yield _Tab(context)
+    context.close()
+
+
+@pytest.fixture(scope="module")
+def visits(server, tab):
     """Every page of the site, visited once in Chromium: {page: (status, report, problems)}."""
     base, html = server
-    context = browser.new_context()
-    tab = _Tab(context)
-    out = {rel: tab.visit(f"{base}/{rel}") for rel in _pages(html)}
-    context.close()
-    return out
+    return {rel: tab.visit(f"{base}/{rel}") for rel in _pages(html)}
 
 
 def test_every_page_loads_cleanly_in_the_browser(visits):
@@ -212,17 +217,17 @@ def test_chapters_offer_their_notebook_for_download(visits, browser):
     context.close()
 
 
-def test_index_redirects_to_the_introduction(server, browser):
+def test_index_redirects_to_the_introduction(server, tab):
     base, html = server
     assert _is_redirect(html / "index.html")
-    page = browser.new_page()
-    page.goto(f"{base}/index.html")
-    page.wait_for_url("**/intro.html", timeout=15000)
-    assert "Executable Notes" in page.title()
-    page.close()
+    tab.problems = []
+    tab.page.goto(f"{base}/index.html")
+    tab.page.wait_for_url("**/intro.html", timeout=15000)
+    assert "Executable Notes" in tab.page.title()
+    assert not tab.problems, tab.problems
 
 
-def test_search_finds_each_chapter_by_its_title(server, browser):
+def test_search_finds_each_chapter_by_its_title(server, tab):
     """The search page, used once through its interface, then (to avoid reloading the index
     for every chapter) through the same search functions the page calls."""
     base, html = server
@@ -232,7 +237,7 @@ def test_search_finds_each_chapter_by_its_title(server, browser):
         # the chapter's own heading (the theme repeats the title in its header without a headerlink)
         title = re.search(r'<h1>([^<]*)<a class="headerlink"', (html / rel).read_text()).group(1)
         queries[rel] = re.sub(r"^\s*\d+\.\s*", "", title).strip()
-    page = browser.new_page()
+    page = tab.page
     first = chapters[0]
     page.goto(f"{base}/search.html?q={queries[first].replace(' ', '+')}", wait_until="load")
     page.wait_for_selector("#search-results ul.search li", timeout=15000)
@@ -242,7 +247,6 @@ def test_search_finds_each_chapter_by_its_title(server, browser):
         const results = Search._performSearch(...Search._parseQuery(q));
         return [rel, results.map(r => r[0])];
     }))""", queries)
-    page.close()
     missing = {rel: (queries[rel], docs[:5]) for rel, docs in found.items()
                if rel.removesuffix(".html") not in docs}
     assert not missing, f"search did not find these chapters by their titles: {missing}"
@@ -270,26 +274,20 @@ def test_exercise_solutions_are_folded_and_open_on_click(visits):
     assert not problems, "\n".join(problems)
 
 
-def test_a_link_into_a_folded_solution_opens_it(visits, server, browser):
+def test_a_link_into_a_folded_solution_opens_it(visits, tab):
     """A claim checked inside a solution, reached from the index of verified claims, is
     shown: _static/book.js opens the folded solution that holds the link's target."""
-    base, _ = server
     hrefs = visits["claims.html"][1]["solutionClaims"]
     assert hrefs, "claims.html lists no claim checked in a solution"
-    context = browser.new_context()
-    tab = _Tab(context)
-    problems = []
-    for href in hrefs[:3]:
-        tab.visit(href)
-        frag = urlsplit(href).fragment
-        state = tab.page.evaluate("""id => {
-            const box = document.getElementById(id).closest('.solution');
-            return box ? box.classList.contains('toggle-hidden') : null; }""", frag)
-        if state is not False:
-            problems.append(f"{href}: the solution holding this claim did not open ({state})")
-        problems += [f"{href}: {p}" for p in tab.problems]
-    context.close()
-    assert not problems, "\n".join(problems)
+    href = hrefs[len(hrefs) // 2]
+    tab.page.goto(href, wait_until="load")
+    is_open = """id => {
+        const box = document.getElementById(id).closest('.solution');
+        return box !== null && !box.classList.contains('toggle-hidden'); }"""
+    try:
+        tab.page.wait_for_function(is_open, arg=urlsplit(href).fragment, polling=50, timeout=5000)
+    except PlaywrightTimeout:
+        pytest.fail(f"{href}: the solution holding this claim did not open")
 
 
 # Built by `make pdf` (and checked in tests/test_pdf.py), not by the site build.
