@@ -17,6 +17,7 @@ from pathlib import Path
 import yaml
 
 from frontmatter import strip
+from generated import write_or_check
 from mlnotes.checks import claims_in
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -119,21 +120,7 @@ def render(chapters=None):
 
 
 def main(argv):
-    import argparse
-
-    parser = argparse.ArgumentParser(description="Write claims.md, the index of verified claims.")
-    parser.add_argument("--check", action="store_true", help="exit 1 if claims.md is out of date; write nothing")
-    check = parser.parse_args(argv).check
-    text = render()
-    if check:
-        if not OUTPUT.exists() or OUTPUT.read_text() != text:
-            print(f"{OUTPUT.name} is out of date: run python tools/claims_index.py")
-            return 1
-        return 0
-    if not OUTPUT.exists() or OUTPUT.read_text() != text:
-        OUTPUT.write_text(text)
-        print(f"wrote {OUTPUT.name}")
-    return 0
+    return write_or_check(argv, OUTPUT, render, "Write claims.md, the index of verified claims.")
 
 
 if __name__ == "__main__":

@@ -11,6 +11,7 @@ import sys
 from pathlib import Path
 
 from frontmatter import chapter_title
+from generated import write_or_check
 
 ROOT = Path(__file__).resolve().parents[1]
 TIMES = ROOT / "bench" / "execution.json"
@@ -58,21 +59,7 @@ def render(data=None):
 
 
 def main(argv):
-    import argparse
-
-    parser = argparse.ArgumentParser(description="Write status.md, the execution report.")
-    parser.add_argument("--check", action="store_true", help="exit 1 if status.md is out of date; write nothing")
-    check = parser.parse_args(argv).check
-    text = render()
-    if check:
-        if not PAGE.exists() or PAGE.read_text() != text:
-            print("status.md is out of date: run python tools/status_page.py")
-            return 1
-        return 0
-    if not PAGE.exists() or PAGE.read_text() != text:
-        PAGE.write_text(text)
-        print(f"wrote {PAGE.name}")
-    return 0
+    return write_or_check(argv, PAGE, render, "Write status.md, the execution report.")
 
 
 if __name__ == "__main__":
