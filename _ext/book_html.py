@@ -20,6 +20,11 @@ r"""Small fixes to what Jupyter Book 1 does with this book.
   before Sphinx collects labels, so ``{ref}`` resolves them (and the strict build fails on
   a link to a claim that no longer exists), in HTML and in LaTeX.
 
+* The introduction links the PDF of the book (``book.pdf`` in the site's folder) only when
+  the PDF is there: ``make book`` alone does not make it, and a site without it shows how
+  to make it instead of a dead link. ``make pdf`` copies the PDF into the site and builds
+  the site again; the pages with the link are re-read whenever the PDF appears or goes.
+
 * The PDF (``make pdf``, XeLaTeX) gets the math macros of ``_config.yml`` as
   ``\newcommand``s, so they are defined in one place for the site, JupyterLab and the PDF;
   and DejaVu fonts, with the few characters they lack (the CJK characters of quoted
@@ -31,7 +36,7 @@ r"""Small fixes to what Jupyter Book 1 does with this book.
 import json
 import os
 import re
-from pathlib import PurePosixPath
+from pathlib import Path, PurePosixPath
 
 from docutils import nodes
 from sphinx.transforms import SphinxTransform
@@ -116,7 +121,7 @@ def latex_preamble(macros):
 
 
 def configure_latex(app, config):
-    macros = config.mathjax3_config["tex"]["macros"]
+    macros = config.math_macros
     elements = dict(config.latex_elements)
     elements["fontpkg"] = ("\\setmainfont{DejaVu Serif}\n\\setsansfont{DejaVu Sans}\n"
                            "\\setmonofont{DejaVu Sans Mono}[Scale=0.85]\n")
@@ -174,6 +179,57 @@ class LongTableWidths(SphinxPostTransform):
                 table["classes"].append("colwidths-given")
 
 
+_PDF_LINK = 'class="reference external pdf-download"'
+
+
+def _pdf_links(doctree):
+    return [n for n in doctree.findall(nodes.raw) if n.get("format") == "html" and _PDF_LINK in n.astext()]
+
+
+def note_pdf_links(app, doctree):
+    """Remember which pages link the PDF (so they can be re-read when it appears)."""
+    docs = app.env.__dict__.setdefault("book_pdf_docs", set())
+    docs.discard(app.env.docname)
+    if _pdf_links(doctree):
+        docs.add(app.env.docname)
+
+
+def purge_pdf_links(app, env, docname):
+    env.__dict__.setdefault("book_pdf_docs", set()).discard(docname)
+
+
+def merge_pdf_links(app, env, docnames, other):
+    env.__dict__.setdefault("book_pdf_docs", set()).update(getattr(other, "book_pdf_docs", set()) & set(docnames))
+
+
+def pdf_outdated(app, env, added, changed, removed):
+    """Re-read the pages that link the PDF when it appeared in, or went from, the site."""
+    if app.builder.format != "html":
+        return []
+    present = (Path(app.outdir) / "book.pdf").is_file()
+    if getattr(env, "book_pdf_present", None) == present:
+        return []
+    env.book_pdf_present = present
+    return sorted(getattr(env, "book_pdf_docs", set()) - set(removed))
+
+
+def link_pdf_if_built(doctree, pdf_exists):
+    """Keep the PDF link when the PDF exists; otherwise replace it by how to make it."""
+    if pdf_exists:
+        return
+    for node in _pdf_links(doctree):
+        note = nodes.paragraph(classes=["pdf-not-built"])
+        note += nodes.Text("The PDF is not part of this build of the site: ")
+        note += nodes.literal(text="make pdf")
+        note += nodes.Text(" makes it (with XeLaTeX) and adds the link here.")
+        node.replace_self(note)
+
+
+def resolve_pdf_link(app, doctree, docname):
+    if app.builder.format == "html":
+        link_pdf_if_built(doctree, (Path(app.outdir) / "book.pdf").is_file())
+
+
 def _key(asset):
     # An inline script is registered with filename None by one caller and "" by another.
     filename = getattr(asset, "filename", asset) or ""
@@ -204,4 +260,9 @@ def setup(app):
     app.connect("doctree-read", add_part_headings)
     app.add_post_transform(LongTableWidths)
     app.connect("html-page-context", dedupe_assets, priority=900)
+    app.connect("doctree-read", note_pdf_links)
+    app.connect("env-purge-doc", purge_pdf_links)
+    app.connect("env-merge-info", merge_pdf_links)
+    app.connect("env-get-outdated", pdf_outdated)
+    app.connect("doctree-resolved", resolve_pdf_link)
     return {"parallel_read_safe": True, "parallel_write_safe": True}

@@ -4,8 +4,16 @@
 - ``book_build``: one strict build of the site per test session, which the PDF checks
   extend with the LaTeX builder instead of parsing every notebook a second time.
 - Scheduling under pytest-xdist (``make test`` runs ``-n auto --dist loadfile``).
+- ``--chapter NN`` (``make test CHAPTER=NN``): the quick loop for one chapter, see
+  ``chapter_selection`` below.
+- Time limits: every wait polls for a condition, with a generous limit multiplied by
+  ``TEST_TIMEOUT_SCALE`` (default 1; e.g. 3 on a slow or busy machine). A wait that runs
+  out says what it was waiting for (``wait_for``). No check depends on how fast the
+  machine is.
 """
+import json
 import os
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -21,6 +29,34 @@ CHROMIUM = Path(os.environ.get("CHROMIUM", "/usr/bin/chromium"))
 CHROMIUM_ARGS = ["--no-sandbox", "--headless", "--disable-gpu", "--disable-background-networking",
                  "--disable-component-update", "--disable-sync", "--no-first-run", "--disable-quic"]
 REQUIRE_BROWSER = os.environ.get("REQUIRE_BROWSER") == "1"
+TIMEOUT_SCALE = float(os.environ.get("TEST_TIMEOUT_SCALE") or 1)
+if not TIMEOUT_SCALE > 0:
+    raise ValueError(f"TEST_TIMEOUT_SCALE must be a positive number, not {os.environ['TEST_TIMEOUT_SCALE']!r}")
+
+
+def limit(seconds):
+    """A time limit of ``seconds`` on an unloaded machine, scaled by ``TEST_TIMEOUT_SCALE``."""
+    return seconds * TIMEOUT_SCALE
+
+
+def wait_for(page, expression, what, seconds, arg=None, polling=100):
+    """Poll the JavaScript ``expression`` in ``page`` until it is truthy, for at most
+    ``limit(seconds)``; fail saying what was awaited (and for how long) if it never is."""
+    from playwright.sync_api import TimeoutError as PlaywrightTimeout
+
+    try:
+        return page.wait_for_function(expression, arg=arg, polling=polling, timeout=limit(seconds) * 1000)
+    except PlaywrightTimeout:
+        pytest.fail(f"waited {limit(seconds):.0f} s for {what} (raise TEST_TIMEOUT_SCALE on a slow machine)")
+
+
+def new_context(browser, **options):
+    """A browser context whose Playwright actions (navigation, clicks, waits) may take
+    ``limit(120)`` seconds instead of Playwright's default 30 s."""
+    context = browser.new_context(**options)
+    context.set_default_timeout(limit(120) * 1000)
+    context.set_default_navigation_timeout(limit(120) * 1000)
+    return context
 
 
 @pytest.fixture(scope="module")
@@ -42,11 +78,73 @@ def _jupyter_book(out, *args):
     """``jupyter-book build`` of the book into ``out`` with the strict flags of the Makefile."""
     jb = Path(sys.executable).with_name("jupyter-book")
     return subprocess.run([str(jb), "build", str(ROOT), "--path-output", str(out), *args, "-W", "-n", "--keep-going"],
-                          cwd=ROOT, capture_output=True, text=True, timeout=1200)
+                          cwd=ROOT, capture_output=True, text=True, timeout=limit(1800))
+
+
+def pytest_addoption(parser):
+    parser.addoption("--chapter", metavar="NN", default=None,
+                     help="the quick loop for one chapter: its notebook, the unit tests of the mlnotes "
+                          "modules it imports, its notebook checks, and its pages in the browser and "
+                          "in JupyterLab, on an incremental site build in _build/quick (no PDF)")
+
+
+def chapter_notebook(config):
+    """The notebook selected with ``--chapter NN``, or None."""
+    number = config.getoption("--chapter", default=None)
+    if not number:
+        return None
+    found = sorted((ROOT / "chapters").glob(f"{int(number):02d}_*.ipynb")) if number.isdigit() else []
+    if len(found) != 1:
+        raise pytest.UsageError(f"--chapter {number}: no chapter notebook chapters/{number}_*.ipynb")
+    return found[0]
+
+
+def imported_modules(nb_path):
+    """The ``mlnotes`` modules a notebook imports (``from mlnotes import x``, ``from mlnotes.x
+    import ...``, ``import mlnotes.x``)."""
+    code = "\n".join("".join(c["source"]) for c in json.loads(nb_path.read_text())["cells"]
+                      if c["cell_type"] == "code")
+    names = set(re.findall(r"^\s*(?:from|import)\s+mlnotes\.(\w+)", code, re.M))
+    for group in re.findall(r"^\s*from\s+mlnotes\s+import\s+\(?([\w\s,]+)\)?", code, re.M):
+        names.update(n.strip() for n in group.split(",") if n.strip())
+    return sorted(n for n in names if (ROOT / "src" / "mlnotes" / f"{n}.py").exists())
+
+
+# Book-wide checks that stay in the quick loop (cheap, and what a new chapter breaks first).
+_QUICK_BOOK_FILES = {"tests/test_notebooks.py", "tests/test_claims_index.py", "tests/test_project.py",
+                     "tests/test_site.py", "tests/test_lab.py"}
+
+
+def chapter_selection(config, items):
+    """Keep, for ``--chapter NN``: the chapter's notebook (nbval), ``tests/test_<module>.py``
+    for each mlnotes module it imports, and of the book-wide files the items that are about
+    this chapter (parametrised with its notebook) or about the whole book without visiting
+    every page. The site checks then visit only the chapter's page and the pages it links to
+    are checked for existence; JupyterLab opens only this chapter. The PDF is left out."""
+    nb = chapter_notebook(config)
+    if nb is None:
+        return
+    unit = {f"tests/test_{m}.py" for m in imported_modules(nb)}
+    keep, drop = [], []
+    for item in items:
+        path = item.nodeid.split("::")[0]
+        if path.startswith("chapters/"):
+            ok = path == f"chapters/{nb.name}"
+        elif path in unit:
+            ok = True
+        elif path in _QUICK_BOOK_FILES:
+            params = getattr(item, "callspec", None)
+            ok = params is None or nb.name in item.nodeid
+        else:
+            ok = False
+        (keep if ok else drop).append(item)
+    if drop:
+        config.hook.pytest_deselected(items=drop)
+    items[:] = keep
 
 
 @pytest.fixture(scope="session")
-def book_build(tmp_path_factory):
+def book_build(tmp_path_factory, request):
     """The strict site build (``-W -n --keep-going``) into a fresh temporary folder.
 
     A full build, so that every warning is emitted again (``make book``'s incremental build
@@ -55,7 +153,13 @@ def book_build(tmp_path_factory):
     LaTeX build only writes; every warning of the reading phase is checked on this build.
     ``run(*args)`` runs another ``jupyter-book build`` (e.g. another builder) on the folder.
     """
-    out = tmp_path_factory.mktemp("book")
+    if chapter_notebook(request.config) is not None:
+        # the quick loop: an incremental build that re-reads only what changed since the last
+        # one (so it reports the warnings of the pages it re-reads, the edited chapter's)
+        out = ROOT / "_build" / "quick"
+        out.mkdir(parents=True, exist_ok=True)
+    else:
+        out = tmp_path_factory.mktemp("book")
     return SimpleNamespace(proc=_jupyter_book(out), out=out, html=out / "_build" / "html",
                            run=lambda *args: _jupyter_book(out, *args))
 
@@ -88,7 +192,69 @@ def pytest_xdist_make_scheduler(config, log):
     return BookScheduling(config, log)
 
 
+def pytest_configure(config):
+    # nbval waits 60 s for a kernel to start (and 2000 s per cell): on a loaded machine the
+    # start can take longer, so it gets a scaled limit like every other wait
+    if hasattr(config.option, "nbval_kernel_startup_timeout"):
+        config.option.nbval_kernel_startup_timeout = max(config.option.nbval_kernel_startup_timeout, limit(180))
+
+
 @pytest.hookimpl(tryfirst=True)
 def pytest_collection_modifyitems(config, items):
+    chapter_selection(config, items)
     rank = {path: i for i, path in enumerate(_LONGEST_FIRST)}
     items.sort(key=lambda item: rank.get(item.nodeid.split("::")[0], len(rank)))
+
+
+# ------------------------------------------------------------------ cost of each kind of check
+# With SUITE_COST=<file> set, each worker appends one JSON line per test file it ran: the
+# file, and the CPU seconds (user + system) spent on it by the worker and every process
+# below it, running or finished (kernels, Chromium, JupyterLab, the site and PDF builds),
+# setup and teardown included. bench/suite.py sums them by kind of check. The process tree
+# is read from /proc when a file starts and when it ends (``loadfile`` runs a file's items
+# one after another on one worker).
+_COST_FILE = os.environ.get("SUITE_COST")
+_cost = {}
+
+
+def _tree_cpu_seconds():
+    """CPU seconds of this process, its finished children, and every live descendant."""
+    import resource
+
+    tick = os.sysconf("SC_CLK_TCK")
+    me, kids = resource.getrusage(resource.RUSAGE_SELF), resource.getrusage(resource.RUSAGE_CHILDREN)
+    total = me.ru_utime + me.ru_stime + kids.ru_utime + kids.ru_stime
+    children, times = {}, {}
+    for entry in os.scandir("/proc"):
+        if not entry.name.isdigit():
+            continue
+        try:
+            with open(f"/proc/{entry.name}/stat", "rb") as f:
+                fields = f.read().rsplit(b")", 1)[1].split()
+        except OSError:
+            continue
+        pid = int(entry.name)
+        children.setdefault(int(fields[1]), []).append(pid)  # fields[1]: the parent's pid
+        times[pid] = sum(int(x) for x in fields[11:15]) / tick  # utime stime cutime cstime
+    stack = list(children.get(os.getpid(), []))
+    while stack:
+        pid = stack.pop()
+        total += times.get(pid, 0.0)
+        stack += children.get(pid, [])
+    return total
+
+
+@pytest.hookimpl(hookwrapper=True)
+def pytest_runtest_protocol(item, nextitem):
+    if not _COST_FILE:
+        yield
+        return
+    path = item.nodeid.split("::")[0]
+    if _cost.get("file") != path:
+        _cost.update(file=path, start=_tree_cpu_seconds())
+    yield
+    if nextitem is None or nextitem.nodeid.split("::")[0] != path:
+        line = json.dumps({"file": path, "cpu": round(_tree_cpu_seconds() - _cost.pop("start"), 2)})
+        _cost.pop("file")
+        with open(_COST_FILE, "a", encoding="utf-8") as f:
+            f.write(line + "\n")

@@ -19,7 +19,8 @@ import urllib.request
 from pathlib import Path
 
 import pytest
-from playwright.sync_api import TimeoutError as PlaywrightTimeout
+
+from conftest import limit, new_context, wait_for
 
 ROOT = Path(__file__).resolve().parents[1]
 NOTEBOOKS = sorted((ROOT / "chapters").glob("*.ipynb"))
@@ -57,20 +58,21 @@ def lab(tmp_path_factory):
     log = open(home / "lab.log", "w")
     proc = subprocess.Popen(cmd, env=env, stdout=log, stderr=subprocess.STDOUT)
     base = f"http://127.0.0.1:{port}"
-    deadline = time.time() + 90
-    while True:
+    deadline = time.monotonic() + limit(180)
+    while True:  # until the server answers (or has exited, or the limit is reached)
         try:
-            urllib.request.urlopen(f"{base}/api/status?token={token}", timeout=2)
+            urllib.request.urlopen(f"{base}/api/status?token={token}", timeout=limit(10))
             break
         except OSError:
-            if proc.poll() is not None or time.time() > deadline:
+            if proc.poll() is not None or time.monotonic() > deadline:
                 proc.kill()
-                pytest.fail("JupyterLab did not start:\n" + (home / "lab.log").read_text()[-3000:])
-            time.sleep(0.5)
+                why = "exited" if proc.poll() is not None else f"did not answer within {limit(180):.0f} s"
+                pytest.fail(f"JupyterLab {why}:\n" + (home / "lab.log").read_text()[-3000:])
+            time.sleep(0.2)
     yield base, token
     proc.terminate()
     try:
-        proc.wait(timeout=15)
+        proc.wait(timeout=limit(30))
     except subprocess.TimeoutExpired:
         proc.kill()
     log.close()
@@ -80,13 +82,14 @@ def lab(tmp_path_factory):
 def lab_page(browser, lab):
     """One JupyterLab page for all chapters: the app loads once, chapters open from the file browser."""
     base, token = lab
-    context = browser.new_context(viewport={"width": 1400, "height": 1000})
+    context = new_context(browser, viewport={"width": 1400, "height": 1000})
     page = context.new_page()
     errors = []
     page.on("console", lambda m: m.type == "error" and errors.append(m.text))
     page.on("pageerror", lambda e: errors.append(str(e)))
     page.goto(f"{base}/lab?reset&token={token}")  # ?reset: a fresh workspace, no restored tabs
-    page.wait_for_selector(".jp-DirListing-item", timeout=60000)
+    wait_for(page, "() => document.querySelector('.jp-DirListing-item') !== null",
+             "JupyterLab to load and list the chapters in its file browser", 180)
     yield page, errors
     context.close()
 
@@ -108,14 +111,12 @@ def test_chapter_renders_in_jupyterlab(lab_page, path):
     errors.clear()
     n_markdown, n_boxes = _expected(path)
     page.locator(".jp-DirListing-itemText", has_text=path.name).dblclick()
-    page.wait_for_selector(f".lm-TabBar-tab.lm-mod-current:has-text('{path.name}')", timeout=30000)
-    try:  # until every Markdown cell is rendered by MyST and every box drawn (checked below)
-        page.wait_for_function(
-            f"""document.querySelectorAll('{_CURRENT} .jp-MarkdownCell .myst').length >= {n_markdown}
-                && document.querySelectorAll('{_CURRENT} .jp-MarkdownCell .myst-proof').length >= {n_boxes}""",
-            polling=100, timeout=60000)
-    except PlaywrightTimeout:
-        pass
+    wait_for(page, f"""() => Array.from(document.querySelectorAll('.lm-TabBar-tab.lm-mod-current'))
+                          .some(t => t.textContent.includes({json.dumps(path.name)}))""",
+             f"a tab for {path.name} to open", 120)
+    wait_for(page, f"""() => document.querySelectorAll('{_CURRENT} .jp-MarkdownCell .myst').length >= {n_markdown}
+                           && document.querySelectorAll('{_CURRENT} .jp-MarkdownCell .myst-proof').length >= {n_boxes}""",
+             f"MyST to render the {n_markdown} Markdown cells and {n_boxes} {{prf:...}} boxes of {path.name}", 300)
     report = page.evaluate(f"""() => {{
         const nb = document.querySelector('{_CURRENT}');
         return {{
@@ -127,7 +128,9 @@ def test_chapter_renders_in_jupyterlab(lab_page, path):
     }}""")
     # close the tab before the next chapter
     page.locator(".lm-TabBar-tab.lm-mod-current .lm-TabBar-tabCloseIcon").first.click()
-    page.wait_for_selector(f".lm-TabBar-tab:has-text('{path.name}')", state="detached", timeout=30000)
+    wait_for(page, f"""() => !Array.from(document.querySelectorAll('.lm-TabBar-tab'))
+                          .some(t => t.textContent.includes({json.dumps(path.name)}))""",
+             f"the tab of {path.name} to close", 120)
     math_errors = [e for e in errors if "Undefined control sequence" in e or "KaTeX" in e or "ParseError" in e]
     assert report["rendered"] == n_markdown, f"{report['rendered']} of {n_markdown} Markdown cells rendered by MyST"
     assert report["boxes"] == n_boxes, f"{report['boxes']} of {n_boxes} {{prf:...}} boxes drawn"

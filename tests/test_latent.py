@@ -166,6 +166,9 @@ def test_reprs_have_no_addresses():
     (lambda X: latent.factor_analysis_em(X, 2, tol=0.0), "tol"),
     (lambda X: latent.factor_analysis_em(X, 2, max_iter=0), "max_iter"),
     (lambda X: latent.factor_analysis_em(np.column_stack([X, np.ones(len(X))]), 2), "X"),
+    # the mean of 50 copies of 0.1 or 1/3 is rounded, so the computed variance is 2e-33 or 3e-32, not 0
+    (lambda X: latent.factor_analysis_em(np.column_stack([X, np.full(len(X), 0.1)]), 2), "X"),
+    (lambda X: latent.factor_analysis_em(np.column_stack([X, np.full(len(X), 1 / 3)]), 2), "X"),
     (lambda X: latent.factor_analysis_em(X, 5), "q"),
     (lambda X: latent.gaussian_loglik(X, np.zeros(4), np.eye(5)), "mean"),
     (lambda X: latent.gaussian_loglik(X, np.zeros(5), -np.eye(5)), "C"),
@@ -180,3 +183,51 @@ def test_bad_inputs_raise(call, match):
     X = _fa_data(50, 5, 2, 4)
     with pytest.raises(ValueError, match=match):
         call(X)
+
+
+EPS = np.finfo(float).eps
+
+
+def test_ppca_discarded_eigenvalues_of_rounding_size_count_as_zero(monkeypatch):
+    # Three points in 5 dimensions: rank 2, so λ_3 = λ_4 = λ_5 = 0 in exact arithmetic. The
+    # eigensolver returns rounding noise of either sign instead (positive and about ε·λ_1 on
+    # some CPUs); inject such positive noise so that this does not depend on the CPU.
+    X = _fa_data(50, 5, 2, 4)[:3]
+    eigh_descending = latent._eigh_descending
+
+    def with_positive_noise(S):
+        lam, U = eigh_descending(S)
+        return np.concatenate([lam[:2], np.array([3.0, 2.0, 1.0]) * EPS * lam[0]]), U
+
+    monkeypatch.setattr(latent, "_eigh_descending", with_positive_noise)
+    with pytest.raises(ValueError, match="X: the discarded eigenvalues are zero up to rounding"):
+        latent.ppca_ml(X, 2)
+
+
+@pytest.mark.parametrize("make", [
+    lambda X: X[:3],                                         # n = 3 points: rank 2
+    lambda X: 1e3 * X[:3] + 1e4,                             # ... on another scale, far from 0
+    lambda X: np.column_stack([X[:, :2], X[:, :2] @ [[1.0, 0.3, -2.0], [0.7, -1.1, 0.1]]]),
+    lambda X: np.column_stack([X[:, :2], X[:, :2] @ [[1.0, 0.3, -2.0], [0.7, -1.1, 0.1]]]) / 7,
+    lambda X: np.tile(X[:, [0]], 5) * [0.1, 1 / 3, 0.7, 3.0, 1e-3] + 1 / 3,  # rank 1, q = 2
+    lambda X: np.full((50, 5), 0.1) + [0.0, 0.2, 1 / 3, 0.5, 0.9],           # constant: rank 0
+])
+def test_ppca_rank_deficient_data_raises(make):
+    X = make(_fa_data(50, 5, 2, 4))
+    assert np.linalg.matrix_rank(X - X.mean(axis=0)) <= 2
+    with pytest.raises(ValueError, match="X: the discarded eigenvalues are zero up to rounding"):
+        latent.ppca_ml(X, 2)
+
+
+@pytest.mark.parametrize("scale", [1e-4, 1e-6])
+def test_ppca_small_but_genuine_discarded_variance_is_kept(scale):
+    # rank-2 data plus noise of standard deviation `scale`: σ²/λ_1 is about 7e-10 or 7e-14,
+    # small but above the rounding level ε·λ_1, so σ² is estimated, not rejected
+    X = _fa_data(50, 5, 2, 4)
+    X = np.column_stack([X[:, :2], X[:, :2] @ [[1.0, 0.3, -2.0], [0.7, -1.1, 0.1]]])
+    X = X + scale * np.random.default_rng(5).standard_normal(X.shape)
+    res, ref = latent.ppca_ml(X, 2), PCA(n_components=2).fit(X)  # sklearn: SVD of the data
+    # the eigenvalues of S have absolute errors of order ε·λ_1, so σ² has relative error
+    # of order ε·λ_1/σ² (3e-7 and 3e-3 here); allow d = 5 times that
+    rtol = 5 * EPS * ref.explained_variance_[0] / ref.noise_variance_
+    np.testing.assert_allclose(res.sigma2 * 50 / 49, ref.noise_variance_, rtol=rtol)

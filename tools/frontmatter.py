@@ -23,7 +23,7 @@ FRONT_MATTER = re.compile(r"\A---\n.*?\n---\n", re.S)
 def macros_from_config(config=ROOT / "_config.yml"):
     """The MathJax macros of ``_config.yml`` as mystmd/KaTeX macro definitions."""
     cfg = yaml.safe_load(Path(config).read_text())
-    macros = cfg["sphinx"]["config"]["mathjax3_config"]["tex"]["macros"]
+    macros = cfg["sphinx"]["config"]["math_macros"]
     # MathJax takes [body, n_args]; KaTeX infers the arguments from #1, #2, ...
     return {f"\\{name}": (body[0] if isinstance(body, list) else body) for name, body in macros.items()}
 

@@ -177,18 +177,26 @@ def ppca_ml(X, q, R=None):
     ------
     ValueError
         If ``X`` is not finite 2-D, ``q`` is not in [1, d-1], ``R`` is not orthogonal,
-        or the discarded eigenvalues are all zero (then ``σ² = 0``).
+        or the discarded eigenvalues are all zero up to rounding (then ``σ² = 0``), as for
+        data of rank at most ``q``. The computed zero eigenvalues of a singular ``S`` are
+        rounding noise of either sign, of order ``ε·λ_1`` (ε the machine epsilon), so a
+        ``σ² <= max(d, √n)·ε·λ_1`` counts as zero: ``d·ε·λ_1`` is numpy's ``matrix_rank``
+        tolerance for the eigensolver, ``√n·ε·λ_1`` the typical rounding error of ``S``,
+        a sum over the n points.
     """
+    X = check.matrix(X)
     mean, S = sample_covariance(X)
-    d = S.shape[0]
+    n, d = X.shape
     q = _n_components(q, d - 1)
     R = np.eye(q) if R is None else check.square(R, "R")
     if R.shape != (q, q) or not np.allclose(R.T @ R, np.eye(q), atol=1e-10):
         raise ValueError(f"R must be an orthogonal matrix of shape ({q}, {q})")
     lam, U = _eigh_descending(S)
     sigma2 = float(lam[q:].mean())
-    if sigma2 <= 0:
-        raise ValueError("X: the discarded eigenvalues are zero, so sigma2 = 0; choose a smaller q")
+    # zero up to rounding (see Raises), not just an exact zero
+    if sigma2 <= max(d, np.sqrt(n)) * np.finfo(float).eps * max(lam[0], np.finfo(float).tiny):
+        raise ValueError("X: the discarded eigenvalues are zero up to rounding, so sigma2 = 0; "
+                         "choose a smaller q")
     W = U[:, :q] * np.sqrt(np.maximum(lam[:q] - sigma2, 0.0)) @ R
     loglik = gaussian_loglik(X, mean, W @ W.T + sigma2 * np.eye(d))
     return PPCAResult(W=W, sigma2=sigma2, mean=mean, loglik=loglik)
@@ -291,14 +299,18 @@ def factor_analysis_em(X, q, tol=1e-8, max_iter=1000):
     Raises
     ------
     ValueError
-        If ``X`` is not finite 2-D, a feature is constant, ``q`` is not in [1, d-1],
-        ``tol`` is not positive or ``max_iter`` is not a positive integer.
+        If ``X`` is not finite 2-D, a feature is constant (its variance is zero up to
+        rounding: at most ``(n·ε·max_i |x_ij|)²``, the size the rounding error of the mean
+        of n equal numbers gives it), ``q`` is not in [1, d-1], ``tol`` is not positive or
+        ``max_iter`` is not a positive integer.
     """
+    X = check.matrix(X)
     mean, S = sample_covariance(X)
-    d = S.shape[0]
+    n, d = X.shape
     q = _n_components(q, d - 1)
     tol, max_iter = check.positive(tol, "tol"), check.count(max_iter, "max_iter")
-    if np.any(np.diag(S) <= 0):
+    # a constant column's variance is (rounded x̄ - x)², up to (n·ε·|x|)², not exactly zero
+    if np.any(np.diag(S) <= (n * np.finfo(float).eps) ** 2 * np.max(X**2, axis=0)):
         raise ValueError("X must have no constant feature (a column with zero variance)")
     lam, U = _eigh_descending(S)
     W, psi = U[:, :q] * np.sqrt(lam[:q]), np.diag(S).copy()
