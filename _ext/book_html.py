@@ -98,13 +98,25 @@ _FALLBACKS = [
 
 
 def latex_preamble(macros):
-    """LaTeX definitions of the MathJax macros, and the font fallbacks."""
+    """LaTeX definitions of the book's math macros (`math_macros`), and the font fallbacks."""
     lines = [r"\usepackage{amsmath,amssymb,mathrsfs,ragged2e}", r"\setcounter{secnumdepth}{-2}",
              # table columns of given width (see LongTableWidths): ragged right, hyphenated
              r"\makeatletter\newcolumntype{\X}[2]{>{\RaggedRight\arraybackslash}p{\dimexpr"
              r"(\linewidth-\spx@arrayrulewidth)*#1/#2-\tw@\tabcolsep-\spx@arrayrulewidth\relax}}"
              r"\makeatother",
-             r"\XeTeXinterchartokenstate=1"]
+             r"\XeTeXinterchartokenstate=1",
+             # PDF page labels (the "i, ii, ..., 1, 2" a viewer shows) from this run: hyperref
+             # writes them from the previous run's .aux, which costs XeLaTeX a third pass just
+             # to move them by the length of the contents. Collected while the pages are
+             # shipped out, written into the catalog on the last page.
+             r"\makeatletter",
+             r"\AddToHook{begindocument/before}{\let\HyPL@SetPageLabels\relax}",
+             r"\AddToHook{begindocument/end}{\global\let\book@pagelabels\@empty"
+             r"\let\book@storepagelabel\HyPL@StorePageLabel"
+             r"\def\HyPL@StorePageLabel#1{\book@storepagelabel{#1}"
+             r"\xdef\book@pagelabels{\book@pagelabels\the\Hy@abspage<<#1>>}}}",
+             r"\AtEndDocument{\Hy@PutCatalog{/PageLabels<</Nums[\book@pagelabels]>>}}",
+             r"\makeatother"]
     for cls, font, ranges in _FALLBACKS:
         lines += [rf"\newfontfamily\{cls}font{{{font}}}", rf"\newXeTeXintercharclass\{cls}class"]
         for lo, hi in ranges:
@@ -133,6 +145,24 @@ def configure_latex(app, config):
     # pass; with -xelatex it writes .xdv files and xdvipdfmx makes the PDF once, at the end
     # (the same PDF, a third less CPU). The Makefile reads this from the environment.
     os.environ.setdefault("LATEXMKOPTS", "-xelatex")
+
+
+# latexmk runs XeLaTeX again while the .aux changes. With the page labels written from the
+# current run (latex_preamble), what still changes from the second run to a third is the
+# page labels' own record and the kernel's count of pages, and the third run writes the
+# same .xdv byte for byte; so latexmk ignores these two lines when it compares .aux files.
+_LATEXMK_AUX_IGNORE = r"""
+# _ext/book_html.py: lines of book.aux that do not change the output (see there)
+$hash_calc_ignore_pattern{'aux'} = '^(?:\\\\HyPL@Entry\\{|\\\\gdef \\\\@abspage@last\\{)';
+"""
+
+
+def latexmk_ignore_aux_lines(app, exception):
+    if exception is None and app.builder.name == "latex":
+        rc = Path(app.outdir) / "latexmkrc"
+        if rc.is_file() and "hash_calc_ignore_pattern" not in rc.read_text():
+            with open(rc, "a", encoding="utf-8") as f:
+                f.write(_LATEXMK_AUX_IGNORE)
 
 
 def part_starts(srcdir):
@@ -265,4 +295,5 @@ def setup(app):
     app.connect("env-merge-info", merge_pdf_links)
     app.connect("env-get-outdated", pdf_outdated)
     app.connect("doctree-resolved", resolve_pdf_link)
+    app.connect("build-finished", latexmk_ignore_aux_lines)
     return {"parallel_read_safe": True, "parallel_write_safe": True}

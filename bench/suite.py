@@ -62,8 +62,10 @@ def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--load", type=int, default=0, help="busy processes to run beside the suite")
     ap.add_argument("--jobs", default="2")
-    ap.add_argument("--out", default=str(ROOT / "bench" / "suite.json"))
+    ap.add_argument("--out", default=None, help="default: bench/suite.json, or bench/suite-loaded.json with --load")
     args = ap.parse_args(argv)
+    if args.out is None:
+        args.out = str(ROOT / "bench" / ("suite-loaded.json" if args.load else "suite.json"))
     chapters = sorted(p.name for p in (ROOT / "chapters").glob("*.ipynb"))
     hogs = [multiprocessing.Process(target=_busy, daemon=True) for _ in range(args.load)]
     for h in hogs:
@@ -90,7 +92,8 @@ def main(argv=None):
     kinds = [{"kind": name, "cpu_s": round(by_kind[name], 1), "cpu_s_per_chapter": round(by_kind[name] / n, 2)}
              for name, _ in KINDS]
     beyond = sum(k["cpu_s"] for k in kinds if k["kind"] != KINDS[0][0])
-    result = {"chapters": n, "jobs": args.jobs, "load": args.load, "cores": os.cpu_count(),
+    methods = sorted({r.get("method", "?") for r in records})
+    result = {"chapters": n, "cpu_accounting": methods, "jobs": args.jobs, "load": args.load, "cores": os.cpu_count(),
               "floor": floor, "suite": suite, "ratio_to_floor": round(suite["wall_s"] / floor["wall_s"], 2),
               "kinds": kinds, "recorded_cpu_s": round(sum(by_kind.values()), 1),
               "beyond_execution_cpu_s_per_chapter": round(beyond / n, 2)}
@@ -99,6 +102,9 @@ def main(argv=None):
     print("| kind of check | CPU s | per chapter |\n|:--|--:|--:|")
     for k in kinds:
         print(f"| {k['kind']} | {k['cpu_s']} | {k['cpu_s_per_chapter']} |")
+    print(f"recorded {result['recorded_cpu_s']} of the machine's {suite['cpu_s']} CPU s ({', '.join(methods)}; "
+          "the rest is pytest-xdist's controller, the machine's own work"
+          + (f" and the {args.load} busy processes)" if args.load else ")"))
     print(f"beyond the chapters' own execution: {result['beyond_execution_cpu_s_per_chapter']} CPU s per chapter "
           f"(all of it divided by {n}, so fixed costs count too)")
     return 0 if suite["returncode"] == 0 and floor["returncode"] == 0 else 1

@@ -47,7 +47,7 @@ def pdf(book_build):
     pages = int(re.search(r"^Pages:\s+(\d+)", info, re.M).group(1))
     text = subprocess.run(["pdftotext", "-enc", "UTF-8", str(book), "-"],
                           capture_output=True, text=True, check=True).stdout
-    return {"pages": pages, "text": text, "flat": re.sub(r"\s+", "", text),
+    return {"pages": pages, "text": text, "flat": re.sub(r"\s+", "", text), "pdf": book.read_bytes(),
             "log": (latex / "book.log").read_text(errors="replace"),
             "tex": (latex / "book.tex").read_text(errors="replace"), "build": proc.stdout}
 
@@ -121,3 +121,35 @@ def test_latex_log_has_no_missing_glyphs_or_references(pdf):
     assert not glyphs, f"characters without a glyph in the PDF: {glyphs}"
     assert "There were undefined references" not in log
     assert not re.search(r"Citation .* undefined", log)
+
+
+def _page_labels(pdf_bytes):
+    """The /PageLabels number tree of the PDF's catalog: [(first page index, style)]."""
+    import zlib
+
+    chunks = [pdf_bytes]
+    for m in re.finditer(rb"stream\r?\n", pdf_bytes):  # the catalog may sit in a compressed object stream
+        try:
+            chunks.append(zlib.decompressobj().decompress(pdf_bytes[m.end():m.end() + 400000]))
+        except zlib.error:
+            pass
+    for chunk in chunks:
+        found = re.search(rb"/PageLabels\s*<<\s*/Nums\s*\[(.*?)\]\s*>>", chunk, re.S)
+        if found:
+            return [(int(i), s.decode()) for i, s in re.findall(rb"(\d+)\s*<<\s*/S\s*/(\w)", found.group(1))]
+    return None
+
+
+def test_page_labels_number_the_front_matter_in_roman_and_the_book_from_1(pdf):
+    """The PDF page labels are written from the same XeLaTeX run (_ext/book_html.py), so two
+    runs suffice: roman numbers start at the contents, arabic 1 at the first page after them."""
+    labels = _page_labels(pdf["pdf"])
+    assert labels, "the PDF has no /PageLabels"
+    styles = [style for _, style in labels]
+    assert styles[-2:] == ["r", "D"], labels
+    (roman, _), (arabic, _) = labels[-2:]
+    pages = pdf["text"].split("\f")
+    contents = pages[roman:arabic]
+    assert contents and "CONTENTS" in contents[0], f"page {roman} should start the contents"
+    assert all(" . . . " in p or "CONTENTS" in p for p in contents), "a page labelled in roman is not a contents page"
+    assert " . . . " not in pages[arabic], f"page {arabic}, labelled 1, is still part of the contents"

@@ -1,7 +1,7 @@
 """Keep the LaTeX macros of ``_config.yml`` available when a chapter is opened in JupyterLab.
 
-The site gets its macros from ``_config.yml`` (MathJax). JupyterLab, with jupyterlab-myst,
-renders a notebook's math with the macros listed under ``math:`` in the YAML front matter
+The site gets its macros from ``math_macros`` in ``_config.yml`` (KaTeX renders the math
+when the site is built). JupyterLab, with jupyterlab-myst, renders a notebook's math with the macros listed under ``math:`` in the YAML front matter
 of the notebook's first Markdown cell. This module writes that front matter from
 ``_config.yml`` (so the macros are still defined in one place), and the Sphinx extension
 in ``_ext/book_html.py`` removes it again before Jupyter Book parses the notebook.
@@ -21,10 +21,11 @@ FRONT_MATTER = re.compile(r"\A---\n.*?\n---\n", re.S)
 
 
 def macros_from_config(config=ROOT / "_config.yml"):
-    """The MathJax macros of ``_config.yml`` as mystmd/KaTeX macro definitions."""
+    """The macros of ``_config.yml`` (``math_macros``) as mystmd/KaTeX macro definitions."""
     cfg = yaml.safe_load(Path(config).read_text())
     macros = cfg["sphinx"]["config"]["math_macros"]
-    # MathJax takes [body, n_args]; KaTeX infers the arguments from #1, #2, ...
+    # the config writes [body, n_args] (MathJax's form, which the PDF's \newcommand also
+    # uses); KaTeX infers the arguments from #1, #2, ...
     return {f"\\{name}": (body[0] if isinstance(body, list) else body) for name, body in macros.items()}
 
 
