@@ -112,15 +112,16 @@ _INSPECT = r"""async () => {
     const failed = fonts.filter(f => f.status === 'error').map(f => f.family);
     if (failed.length) { styleProblems.push('KaTeX fonts failed to load: ' + failed.join(', ')); }
   }
+  // text outside code, outputs and typeset math that still looks like TeX: \( \) \[ \] $$ $...$
   const raw = [];
   const main = document.querySelector('main') || document.body;
-  const walker = document.createTreeWalker(main, NodeFilter.SHOW_TEXT);
   const skip = 'PRE, CODE, SCRIPT, STYLE, TEXTAREA, .katex, .highlight, .output';
+  const walker = document.createTreeWalker(main, NodeFilter.SHOW_ELEMENT | NodeFilter.SHOW_TEXT, {acceptNode: n =>
+      n.nodeType !== Node.TEXT_NODE ? (n.matches(skip) ? NodeFilter.FILTER_REJECT : NodeFilter.FILTER_SKIP)
+                                    : NodeFilter.FILTER_ACCEPT});
   for (let n = walker.nextNode(); n; n = walker.nextNode()) {
     const t = n.textContent;
-    if (/\\\(|\\\)|\\\[|\\\]|\$\$|\$[^\s$][^$]*\$/.test(t) && !n.parentElement.closest(skip)) {
-      raw.push(t.trim().slice(0, 80));
-    }
+    if (/\\\(|\\\)|\\\[|\\\]|\$\$|\$[^\s$][^$]*\$/.test(t)) { raw.push(t.trim().slice(0, 80)); }
   }
   const ids = Array.from(document.querySelectorAll('[id]')).map(e => e.id);
   const links = Array.from(document.querySelectorAll('a[href]')).map(a => a.href)
