@@ -42,15 +42,17 @@ def limit(seconds):
     return seconds * TIMEOUT_SCALE
 
 
-def wait_for(page, expression, what, seconds, arg=None, polling=100):
+def wait_for(page, expression, what, seconds, arg=None, polling=100, state=None):
     """Poll the JavaScript ``expression`` in ``page`` until it is truthy, for at most
-    ``limit(seconds)``; fail saying what was awaited (and for how long) if it never is."""
+    ``limit(seconds)``; fail saying what was awaited (and for how long) if it never is,
+    with the value of the JavaScript ``state`` at that moment when one is given."""
     from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
     try:
         return page.wait_for_function(expression, arg=arg, polling=polling, timeout=limit(seconds) * 1000)
     except PlaywrightTimeout:
-        pytest.fail(f"waited {limit(seconds):.0f} s for {what} (raise TEST_TIMEOUT_SCALE on a slow machine)")
+        seen = f"; {page.evaluate(state)}" if state else ""
+        pytest.fail(f"waited {limit(seconds):.0f} s for {what}{seen} (raise TEST_TIMEOUT_SCALE on a slow machine)")
 
 
 def new_context(browser, **options):

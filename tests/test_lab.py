@@ -116,7 +116,9 @@ def test_chapter_renders_in_jupyterlab(lab_page, path):
              f"a tab for {path.name} to open", 120)
     wait_for(page, f"""() => document.querySelectorAll('{_CURRENT} .jp-MarkdownCell .myst').length >= {n_markdown}
                            && document.querySelectorAll('{_CURRENT} .jp-MarkdownCell .myst-proof').length >= {n_boxes}""",
-             f"MyST to render the {n_markdown} Markdown cells and {n_boxes} {{prf:...}} boxes of {path.name}", 300)
+             f"MyST to render the {n_markdown} Markdown cells and {n_boxes} {{prf:...}} boxes of {path.name}", 300,
+             state=f"""() => `${{document.querySelectorAll('{_CURRENT} .jp-MarkdownCell .myst').length}} cells and
+                 ${{document.querySelectorAll('{_CURRENT} .jp-MarkdownCell .myst-proof').length}} boxes rendered`""")
     report = page.evaluate(f"""() => {{
         const nb = document.querySelector('{_CURRENT}');
         return {{
