@@ -3,6 +3,10 @@ import warnings
 
 import numpy as np
 import pytest
+import scipy.optimize
+import scipy.stats
+from hypothesis import given, settings, strategies as st
+from scipy.special import expit, logsumexp, softmax
 from scipy.stats import multivariate_normal
 from sklearn.cluster import KMeans
 from sklearn.datasets import make_blobs
@@ -210,3 +214,331 @@ def test_bad_inputs():
         clustering.gmm_m_step(X, np.tile([1.0, 0.0], (30, 1)))
     with pytest.raises(ValueError, match="resp"):
         clustering.gmm_m_step(X, np.full((29, 2), 0.5))
+
+
+# ------------------------------------------------------------------ generalised EM
+def _q_means(X, means, covs, weights, resp):
+    return np.sum(resp * clustering.gmm_log_joint(X, means, covs, weights))
+
+
+@pytest.mark.parametrize("n, k, d, seed", SIZES)
+def test_gem_step_is_a_gradient_step_that_raises_q_and_loglik(n, k, d, seed):
+    X, init, covs, weights = _data(n, k, d, seed)
+    resp, ll0 = clustering.gmm_e_step(X, init, covs, weights)
+    new, ll = clustering.gem_step(X, init, covs, weights, lr=1.0)
+    assert ll == pytest.approx(ll0, rel=1e-14)
+    # the step is parallel to ∇_μⱼ log p(X | θ) (Fisher's identity), by central differences
+    h = 1e-6 * np.abs(X).max()
+    for j in range(k):
+        fd = np.array([(clustering.gmm_log_likelihood(X, init + h * E, covs, weights)
+                        - clustering.gmm_log_likelihood(X, init - h * E, covs, weights)) / (2 * h)
+                       for E in np.eye(k * d).reshape(k * d, k, d)[j * d:(j + 1) * d]])
+        step = new[j] - init[j]
+        cos = step @ fd / (np.linalg.norm(step) * np.linalg.norm(fd))
+        assert cos == pytest.approx(1.0, abs=1e-6)
+        # and its length is lr / (N_j λ_max(Σ_j⁻¹)) times the gradient
+        eta = 1.0 / (resp[:, j].sum() / np.linalg.eigvalsh(covs[j])[0])
+        np.testing.assert_allclose(step, eta * fd, rtol=1e-5)
+    assert _q_means(X, new, covs, weights, resp) > _q_means(X, init, covs, weights, resp)
+    assert clustering.gmm_log_likelihood(X, new, covs, weights) > ll0
+
+
+def test_gem_reaches_the_means_only_em_fixed_point():
+    X, init, covs, weights = _data(200, 3, 2, 1)
+    m_gem, m_em = init, init
+    for _ in range(400):
+        m_gem, _ = clustering.gem_step(X, m_gem, covs, weights, lr=1.5)
+        m_em = clustering.gmm_m_step(X, clustering.gmm_e_step(X, m_em, covs, weights)[0])[0]
+    np.testing.assert_allclose(m_gem, m_em, atol=1e-8)
+
+
+@settings(max_examples=25, deadline=None)
+@given(seed=st.integers(0, 10_000), lr=st.floats(0.01, 1.99), k=st.integers(1, 3))
+def test_gem_step_never_lowers_the_log_likelihood(seed, lr, k):
+    rng = np.random.default_rng(seed)
+    X = rng.standard_normal((30, 2)) * rng.uniform(0.5, 3.0)
+    A = rng.standard_normal((k, 2, 2))
+    covs = A @ np.swapaxes(A, 1, 2) + 0.2 * np.eye(2)
+    means, weights = rng.normal(0, 2, (k, 2)), rng.dirichlet(np.ones(k))
+    new, ll0 = clustering.gem_step(X, means, covs, weights, lr=lr)
+    assert clustering.gmm_log_likelihood(X, new, covs, weights) >= ll0 - 1e-9 * abs(ll0)
+
+
+# ------------------------------------------------- mixtures of exponential families
+@pytest.mark.parametrize("n, k, d, seed", SIZES)
+@pytest.mark.parametrize("max_iter", [1, 4, 12])
+def test_normal_family_matches_sklearn_diagonal_mixture(n, k, d, seed, max_iter):
+    X, init, covs, weights = _data(n, k, d, seed)
+    var = np.diag(covs[0])
+    m0 = np.stack([init, init**2 + var], axis=-1)
+    ours = clustering.em_exponential_family(X, "normal", (weights, m0), max_iter=max_iter)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", ConvergenceWarning)
+        ref = GaussianMixture(n_components=k, covariance_type="diag", weights_init=weights, means_init=init,
+                              precisions_init=np.tile(1 / var, (k, 1)), reg_covar=0, tol=1e-300,
+                              max_iter=max_iter).fit(X)
+    assert ours.n_iter == ref.n_iter_ == max_iter
+    mean = ours.params[..., 0]
+    # tolerances as for the full mixtures above: both run the same arithmetic in a different order
+    np.testing.assert_allclose(ours.weights, ref.weights_, atol=1e-6)
+    np.testing.assert_allclose(mean, ref.means_, atol=1e-6)
+    np.testing.assert_allclose(ours.params[..., 1] - mean**2, ref.covariances_, atol=1e-6)
+    np.testing.assert_allclose(ours.log_likelihood[:-1] / n, ref.lower_bounds_, atol=1e-6)
+    np.testing.assert_allclose(ours.resp, ref.predict_proba(X), atol=1e-6)
+
+
+def test_normal_family_in_one_dimension_is_gmm_em():
+    X, init, _, weights = _data(200, 3, 1, 4)
+    covs = np.full((3, 1, 1), X.var())
+    m0 = np.stack([init[:, 0], init[:, 0] ** 2 + covs[0, 0, 0]], axis=-1)      # shape (k, 2): d = 1
+    ours = clustering.em_exponential_family(X[:, 0], "normal", (weights, m0), max_iter=20)
+    ref = clustering.gmm_em(X, init, covs, weights, max_iter=20)
+    assert ours.params.shape == (3, 2)
+    np.testing.assert_allclose(ours.log_likelihood, ref.log_likelihood, rtol=1e-10)
+    np.testing.assert_allclose(ours.params[:, 0], ref.means[:, 0], atol=1e-9)
+    np.testing.assert_allclose(ours.params[:, 1] - ours.params[:, 0] ** 2, ref.covs[:, 0, 0], atol=1e-9)
+
+
+@pytest.mark.parametrize("family, x, m0, logpdf", [
+    ("poisson", np.array([0, 1, 2, 5, 9, 3]), np.array([1.5, 6.0]),
+     lambda x, m: scipy.stats.poisson.logpmf(x, m[..., 0])),
+    ("bernoulli", np.array([[0, 1, 1], [1, 1, 0], [0, 0, 0], [1, 0, 1]]), np.array([[0.2, 0.5, 0.7], [0.6, 0.3, 0.4]]),
+     lambda x, m: scipy.stats.bernoulli.logpmf(x, m[..., 0])),
+    ("exponential", np.array([0.3, 1.2, 4.0, 0.1, 2.2]), np.array([0.5, 3.0]),
+     lambda x, m: scipy.stats.expon.logpdf(x, scale=m[..., 0])),
+    ("normal", np.array([[0.3, -1.0], [2.0, 0.5], [-0.7, 1.1]]),
+     np.array([[[0.0, 1.0], [1.0, 3.0]], [[1.0, 5.0], [-1.0, 2.0]]]),
+     lambda x, m: scipy.stats.norm.logpdf(x, m[..., 0], np.sqrt(m[..., 1] - m[..., 0] ** 2))),
+])
+def test_family_densities_match_scipy(family, x, m0, logpdf):
+    """log_likelihood[0] is the mixture log-likelihood at init, computed from scipy's densities."""
+    k = m0.shape[0]
+    weights = np.full(k, 1 / k)
+    res = clustering.em_exponential_family(x, family, (weights, m0), max_iter=1)
+    X = x.reshape(len(x), -1).astype(float)
+    m = m0.reshape(k, X.shape[1], -1)
+    comp = np.array([logpdf(X, m[j][None]).sum(axis=1) for j in range(k)])     # (k, n)
+    ref = logsumexp(np.log(weights)[:, None] + comp, axis=0).sum()
+    assert res.log_likelihood[0] == pytest.approx(ref, rel=1e-12)
+    assert res.params.shape == m0.shape
+
+
+def _poisson_data(seed=3, n=400):
+    rng = np.random.default_rng(seed)
+    return rng.poisson(np.where(rng.random(n) < 0.45, 1.5, 7.0))
+
+
+def test_poisson_mixture_matches_direct_maximisation():
+    x = _poisson_data()
+    res = clustering.poisson_mixture_em(x, ([0.5, 0.5], [1.0, 3.0]), max_iter=2000)
+
+    def neg(u):
+        w = softmax([u[0], 0.0])
+        return -logsumexp(np.log(w)[:, None] + scipy.stats.poisson.logpmf(x, np.exp(u[1:])[:, None]), axis=0).sum()
+
+    opt = scipy.optimize.minimize(neg, [0.0, 0.0, 1.0], method="BFGS", options={"gtol": 1e-8})
+    # BFGS stops at a gradient of about 1e-8 in its coordinates; EM has converged after 2000 steps
+    assert res.log_likelihood[-1] >= -opt.fun - 1e-8
+    np.testing.assert_allclose(np.r_[softmax([opt.x[0], 0.0]), np.exp(opt.x[1:])],
+                               np.r_[res.weights, res.params], atol=1e-5)
+    N = res.resp.sum(0)
+    np.testing.assert_allclose(res.params, res.resp.T @ x / N, rtol=1e-9)       # moment equations
+    np.testing.assert_allclose(res.weights, N / x.size, rtol=1e-9)
+    assert np.all(np.diff(res.log_likelihood) >= -1e-9 * abs(res.log_likelihood[0]))
+    assert repr(res).startswith("MixtureEMResult(family='poisson', k=2") and "0x" not in repr(res)
+
+
+def test_poisson_mixture_equals_the_generic_algorithm():
+    x = _poisson_data(seed=8, n=300)
+    init = ([0.2, 0.3, 0.5], [0.5, 2.0, 6.0])
+    ours = clustering.poisson_mixture_em(x, init, max_iter=50)
+    generic = clustering.em_exponential_family(x, "poisson", init, max_iter=50)
+    np.testing.assert_allclose(generic.log_likelihood, ours.log_likelihood, rtol=1e-12)
+    np.testing.assert_allclose(generic.params, ours.params, rtol=1e-10)
+    np.testing.assert_allclose(generic.resp, ours.resp, atol=1e-12)
+    # the mixture mean equals the sample mean after every M-step
+    assert ours.weights @ ours.params == pytest.approx(x.mean(), rel=1e-12)
+
+
+@settings(max_examples=25, deadline=None)
+@given(seed=st.integers(0, 10_000), k=st.integers(1, 3), n=st.integers(10, 80))
+def test_poisson_mixture_never_lowers_the_likelihood(seed, k, n):
+    rng = np.random.default_rng(seed)
+    x = rng.poisson(rng.uniform(0.5, 15.0, size=3)[rng.integers(0, 3, n)])
+    init = (rng.dirichlet(np.ones(k)), rng.uniform(0.5, 15.0, k))
+    res = clustering.poisson_mixture_em(x, init, max_iter=30)
+    assert np.all(np.diff(res.log_likelihood) >= -1e-9 * abs(res.log_likelihood[0]))
+    assert res.weights @ res.params == pytest.approx(x.mean(), rel=1e-10, abs=1e-12)
+
+
+@settings(max_examples=20, deadline=None)
+@given(seed=st.integers(0, 10_000), family=st.sampled_from(["bernoulli", "exponential", "normal"]))
+def test_exponential_family_em_never_lowers_the_likelihood(seed, family):
+    rng = np.random.default_rng(seed)
+    n, d, k = 60, 2, 2
+    if family == "bernoulli":
+        x, m0 = (rng.random((n, d)) < rng.uniform(0.2, 0.8, d)).astype(float), rng.uniform(0.2, 0.8, (k, d))
+    elif family == "exponential":
+        x, m0 = rng.exponential(rng.uniform(0.5, 3.0, d), (n, d)), rng.uniform(0.5, 3.0, (k, d))
+    else:
+        x = rng.normal(rng.normal(0, 2, d), 1.0, (n, d))
+        mu = x[rng.choice(n, k, replace=False)]                # start at data points with the data's spread
+        m0 = np.stack([mu, mu**2 + x.var(axis=0) * rng.uniform(0.5, 1.5, (k, d))], axis=-1)
+    res = clustering.em_exponential_family(x, family, (np.full(k, 0.5), m0), max_iter=15)
+    assert np.all(np.diff(res.log_likelihood) >= -1e-9 * abs(res.log_likelihood[0]))
+
+
+# -------------------------------------------------------------------------- MAP-EM
+def _map_setup():
+    X, _, _, _ = _data(80, 2, 2, 6)
+    rng = np.random.default_rng(0)
+    init = (X[rng.choice(80, 2, replace=False)], np.repeat(np.cov(X.T)[None], 2, axis=0), np.array([0.5, 0.5]))
+    prior = {"alpha": [2.0, 4.0], "mean": np.array([0.5, -1.0]), "kappa": 0.5, "nu": 4.0,
+             "scale": np.array([[2.0, 0.3], [0.3, 1.0]])}
+    return X, prior, init
+
+
+def _log_posterior_scipy(X, prior, means, covs, w):
+    ll = logsumexp([np.log(wj) + multivariate_normal.logpdf(X, m, C) for wj, m, C in zip(w, means, covs)], axis=0).sum()
+    return ll + scipy.stats.dirichlet.logpdf(w, prior["alpha"]) + sum(
+        multivariate_normal.logpdf(m, prior["mean"], C / prior["kappa"])
+        + scipy.stats.invwishart.logpdf(C, prior["nu"], prior["scale"]) for m, C in zip(means, covs))
+
+
+def test_gmm_map_em_log_posterior_matches_scipy_and_never_decreases():
+    X, prior, init = _map_setup()
+    res = clustering.gmm_map_em(X, prior, init, max_iter=40)
+    assert res.log_posterior[0] == pytest.approx(_log_posterior_scipy(X, prior, *init), rel=1e-12)
+    assert res.log_posterior[-1] == pytest.approx(_log_posterior_scipy(X, prior, res.means, res.covs, res.weights),
+                                                  rel=1e-12)
+    assert res.log_likelihood[-1] == pytest.approx(clustering.gmm_log_likelihood(X, res.means, res.covs, res.weights))
+    assert np.all(np.diff(res.log_posterior) >= -1e-9 * abs(res.log_posterior[0]))
+    assert repr(res).startswith("GMMMAPResult(k=2, d=2") and "0x" not in repr(res)
+
+
+def test_gmm_map_em_fixed_point_maximises_the_log_posterior():
+    X, prior, init = _map_setup()
+    res = clustering.gmm_map_em(X, prior, init, max_iter=2000, tol=1e-14)
+    tril = np.tril_indices(2)
+
+    def unpack(u):
+        L = np.zeros((2, 2, 2))
+        L[:, tril[0], tril[1]] = u[5:].reshape(2, 3)
+        L[:, [0, 1], [0, 1]] = np.exp(L[:, [0, 1], [0, 1]])
+        return u[1:5].reshape(2, 2), L @ np.swapaxes(L, 1, 2), softmax([u[0], 0.0])
+
+    L0 = np.linalg.cholesky(res.covs)
+    L0[:, [0, 1], [0, 1]] = np.log(L0[:, [0, 1], [0, 1]])
+    u_em = np.concatenate([[np.log(res.weights[0] / res.weights[1])], res.means.ravel(), L0[:, tril[0], tril[1]].ravel()])
+    u0 = u_em + 0.1 * np.random.default_rng(1).standard_normal(11)
+    opt = scipy.optimize.minimize(lambda u: -_log_posterior_scipy(X, prior, *unpack(u)), u0, method="BFGS",
+                                  options={"gtol": 1e-7})
+    means, covs, w = unpack(opt.x)
+    # BFGS with finite-difference gradients reaches the mode to about 1e-5 in the parameters
+    assert res.log_posterior[-1] >= -opt.fun - 1e-8
+    np.testing.assert_allclose(means, res.means, atol=1e-4)
+    np.testing.assert_allclose(covs, res.covs, atol=1e-4)
+    np.testing.assert_allclose(w, res.weights, atol=1e-4)
+
+
+def test_gmm_map_em_m_step_formulas():
+    """One step from init equals the closed-form MAP M-step, and the prior pulls the means to m0."""
+    X, prior, init = _map_setup()
+    res = clustering.gmm_map_em(X, prior, init, max_iter=1)
+    r, _ = clustering.gmm_e_step(X, *init)
+    N, alpha, kappa, m0 = r.sum(0), np.array(prior["alpha"]), prior["kappa"], prior["mean"]
+    np.testing.assert_allclose(res.weights, (N + alpha - 1) / (80 + alpha.sum() - 2), rtol=1e-12)
+    xbar = r.T @ X / N[:, None]
+    np.testing.assert_allclose(res.means, (N[:, None] * xbar + kappa * m0) / (N + kappa)[:, None], rtol=1e-12)
+    for j in range(2):       # the NIW posterior scale Ψ + S + κN/(κ+N)(x̄ − m0)(x̄ − m0)ᵀ over ν + N + d + 2
+        S = (r[:, j, None] * (X - xbar[j])).T @ (X - xbar[j])
+        dev = xbar[j] - m0
+        Psi_n = prior["scale"] + S + kappa * N[j] / (kappa + N[j]) * np.outer(dev, dev)
+        np.testing.assert_allclose(res.covs[j], Psi_n / (prior["nu"] + N[j] + 4), rtol=1e-10)
+
+
+@settings(max_examples=20, deadline=None)
+@given(seed=st.integers(0, 10_000), kappa=st.floats(0.01, 10.0), nu=st.floats(1.01, 10.0),
+       alpha=st.floats(1.0, 5.0))
+def test_gmm_map_em_never_lowers_the_log_posterior(seed, kappa, nu, alpha):
+    rng = np.random.default_rng(seed)
+    X = rng.standard_normal((25, 2)) * rng.uniform(0.3, 3.0, 2)
+    prior = {"alpha": alpha, "mean": rng.standard_normal(2), "kappa": kappa, "nu": nu,
+             "scale": np.diag(rng.uniform(0.1, 2.0, 2))}
+    init = (X[:2], np.repeat(np.eye(2)[None], 2, axis=0), np.array([0.5, 0.5]))
+    res = clustering.gmm_map_em(X, prior, init, max_iter=15)
+    assert np.all(np.diff(res.log_posterior) >= -1e-9 * abs(res.log_posterior[0]))
+
+
+# ------------------------------------------------------ bad inputs of the new functions
+_X, _INIT, _COVS, _W = _data(30, 2, 2, 0)
+_PRIOR = {"alpha": 2.0, "mean": np.zeros(2), "kappa": 1.0, "nu": 3.0, "scale": np.eye(2)}
+_COUNTS = np.array([0, 1, 3, 2, 7, 5])
+
+
+@pytest.mark.parametrize("call, name", [
+    (lambda: clustering.gem_step(_X, _INIT, _COVS, _W, lr=0.0), "lr"),
+    (lambda: clustering.gem_step(_X, _INIT, _COVS, _W, lr=2.0), "lr"),
+    (lambda: clustering.gem_step(_X, _INIT, _COVS, _W, lr=np.nan), "lr"),
+    (lambda: clustering.gem_step(_X, _INIT, -_COVS, _W), "covs"),
+    (lambda: clustering.gem_step(_X[:, :1], _INIT, _COVS, _W), "means"),
+    (lambda: clustering.em_exponential_family(_COUNTS, "gamma", ([1.0], [1.0])), "family"),
+    (lambda: clustering.em_exponential_family([0, 1, 2.5], "poisson", ([1.0], [1.0])), "x"),
+    (lambda: clustering.em_exponential_family([0, 1, -1], "poisson", ([1.0], [1.0])), "x"),
+    (lambda: clustering.em_exponential_family([0, 1, 2], "bernoulli", ([1.0], [0.5])), "x"),
+    (lambda: clustering.em_exponential_family([0.0, 1.0], "exponential", ([1.0], [1.0])), "x"),
+    (lambda: clustering.em_exponential_family([[np.nan]], "normal", ([1.0], [[0.0, 1.0]])), "x"),
+    (lambda: clustering.em_exponential_family(_COUNTS, "poisson", ([0.5, 0.6], [1.0, 2.0])), "init weights"),
+    (lambda: clustering.em_exponential_family(_COUNTS, "poisson", ([0.5, 0.5], [1.0, 2.0, 3.0])), "init params"),
+    (lambda: clustering.em_exponential_family(_COUNTS, "poisson", ([0.5, 0.5], [1.0, 0.0])), "init params"),
+    (lambda: clustering.em_exponential_family(_COUNTS, "normal", ([1.0], [[1.0, 0.5]])), "init params"),
+    (lambda: clustering.em_exponential_family(_COUNTS, "poisson", [1.0]), "init"),
+    (lambda: clustering.em_exponential_family(_COUNTS, "poisson", ([1.0], [1.0]), max_iter=0), "max_iter"),
+    (lambda: clustering.em_exponential_family(_COUNTS, "poisson", ([1.0], [1.0]), tol=-1.0), "tol"),
+    (lambda: clustering.poisson_mixture_em([0, 1.5], ([1.0], [1.0])), "x"),
+    (lambda: clustering.poisson_mixture_em([[0, 1]], ([1.0], [1.0])), "x"),
+    (lambda: clustering.poisson_mixture_em(_COUNTS, ([1.0], [-1.0])), "init rates"),
+    (lambda: clustering.poisson_mixture_em(_COUNTS, ([0.5, 0.5], [1.0])), "init rates"),
+    (lambda: clustering.poisson_mixture_em(_COUNTS, ([1.0, 0.1], [1.0, 2.0])), "init weights"),
+    (lambda: clustering.poisson_mixture_em(_COUNTS, ([1.0], [1.0]), max_iter=1.5), "max_iter"),
+    (lambda: clustering.gmm_map_em(_X, _PRIOR, (_INIT, _COVS)), "init"),
+    (lambda: clustering.gmm_map_em(_X, {**_PRIOR, "extra": 1}, (_INIT, _COVS, _W)), "prior"),
+    (lambda: clustering.gmm_map_em(_X, [1, 2, 3, 4, 5], (_INIT, _COVS, _W)), "prior"),
+    (lambda: clustering.gmm_map_em(_X, {**_PRIOR, "alpha": 0.5}, (_INIT, _COVS, _W)), r"prior\['alpha'\]"),
+    (lambda: clustering.gmm_map_em(_X, {**_PRIOR, "alpha": [2.0, 2.0, 2.0]}, (_INIT, _COVS, _W)), r"prior\['alpha'\]"),
+    (lambda: clustering.gmm_map_em(_X, {**_PRIOR, "mean": np.zeros(3)}, (_INIT, _COVS, _W)), r"prior\['mean'\]"),
+    (lambda: clustering.gmm_map_em(_X, {**_PRIOR, "kappa": 0.0}, (_INIT, _COVS, _W)), r"prior\['kappa'\]"),
+    (lambda: clustering.gmm_map_em(_X, {**_PRIOR, "nu": 1.0}, (_INIT, _COVS, _W)), r"prior\['nu'\]"),
+    (lambda: clustering.gmm_map_em(_X, {**_PRIOR, "scale": -np.eye(2)}, (_INIT, _COVS, _W)), r"prior\['scale'\]"),
+    (lambda: clustering.gmm_map_em(_X, {**_PRIOR, "scale": np.eye(3)}, (_INIT, _COVS, _W)), r"prior\['scale'\]"),
+    (lambda: clustering.gmm_map_em(_X, _PRIOR, (_INIT, _COVS, [0.9, 0.3])), "weights"),
+    (lambda: clustering.gmm_map_em(_X, _PRIOR, (_INIT, _COVS, _W), tol=np.inf), "tol"),
+])
+def test_bad_inputs_of_the_em_variants(call, name):
+    with pytest.raises(ValueError, match=name):
+        call()
+
+
+def test_poisson_component_of_zero_counts_reaches_the_point_mass_at_zero():
+    # the first component starts near 0 and ends responsible only for the zeros: rate 0, the
+    # point mass at 0, a legitimate maximiser with a finite likelihood (0 log 0 = 0)
+    x = np.array([0, 0, 0, 0, 50, 60])
+    res = clustering.poisson_mixture_em(x, ([0.5, 0.5], [1e-3, 55.0]), max_iter=50)
+    np.testing.assert_allclose(res.params, [0.0, 55.0], atol=1e-12)
+    np.testing.assert_allclose(res.weights, [4 / 6, 2 / 6], atol=1e-12)
+    direct = 4 * np.log(4 / 6) + np.sum(np.log(2 / 6) + scipy.stats.poisson.logpmf([50, 60], 55.0))
+    assert res.log_likelihood[-1] == pytest.approx(direct, rel=1e-12)
+    assert np.all(np.diff(res.log_likelihood) >= -1e-12)
+
+
+def test_em_variants_raise_when_a_component_collapses():
+    with pytest.raises(ValueError, match="boundary"):
+        clustering.em_exponential_family([0.0, 0.0, 5.0, 5.1], "normal", ([0.5, 0.5], [[0.0, 1.0], [5.0, 26.0]]),
+                                         max_iter=200)
+
+
+@settings(max_examples=25, deadline=None)
+@given(family=st.text(min_size=1, max_size=12).filter(lambda s: s not in clustering.EXP_FAMILIES))
+def test_unknown_families_are_rejected_by_name(family):
+    with pytest.raises(ValueError, match="family"):
+        clustering.em_exponential_family(_COUNTS, family, ([1.0], [1.0]))

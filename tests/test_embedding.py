@@ -98,6 +98,27 @@ def test_tsne_trustworthiness_matches_sklearn(n, perplexity, seed):
     assert "TSNEResult(n=" in repr(ours) and "0x" not in repr(ours)
 
 
+@pytest.mark.parametrize("n, seed", [(60, 0), (120, 1)])
+def test_tsne_optimiser_matches_sklearn_gradient_descent(n, seed):
+    """Gains (grow by 0.2 where grad * update < 0, else shrink by 0.8), momentum and step agree
+    with scikit-learn's _gradient_descent step by step; after a few steps the trajectories part
+    only by rounding, which the large early steps amplify, hence 8 steps."""
+    from sklearn.manifold._t_sne import _gradient_descent
+    X, _ = _digits(n, seed)
+    P = embedding.joint_p(X, 10.0)
+
+    def objective(p, compute_error=True):
+        Y = p.reshape(-1, 2)
+        Q, W = embedding.joint_q(Y)
+        G = 4 * (12.0 * P - Q) * W
+        return 0.0, (G.sum(axis=1)[:, None] * Y - G @ Y).ravel()
+
+    Y0 = 1e-2 * np.random.default_rng(seed).standard_normal((n, 2))
+    ours = embedding.tsne(X, 10.0, 8, np.random.default_rng(seed)).Y
+    ref = _gradient_descent(objective, Y0, 0, 8, momentum=0.5, learning_rate=max(n / 48, 50.0))[0]
+    np.testing.assert_allclose(ours, ref.reshape(-1, 2), atol=1e-10)
+
+
 def test_tsne_is_reproducible():
     X, _ = make_blobs(n_samples=60, centers=3, n_features=4, random_state=0)
     a = embedding.tsne(X, 10.0, 300, np.random.default_rng(5))

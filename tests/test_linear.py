@@ -10,6 +10,8 @@ import scipy.stats
 from sklearn.discriminant_analysis import LinearDiscriminantAnalysis
 from sklearn.linear_model import LogisticRegression, Perceptron
 from sklearn.naive_bayes import BernoulliNB
+import statsmodels.api as sm
+from hypothesis import given, settings, strategies as st
 
 from mlnotes import datasets, linear
 
@@ -179,6 +181,74 @@ def test_huber_regression_matches_minimize(n, seed):
     np.testing.assert_allclose(big.beta, linear.least_squares(X, y), atol=1e-10)
 
 
+# -------------------------------------------------------- locally weighted regression
+def _lwr_data(n, p, seed):
+    rng = np.random.default_rng(seed)
+    F = rng.uniform(-1, 1, (n, p))
+    y = np.sin(3 * F[:, 0]) + F.sum(axis=1) ** 2 / p + 0.2 * rng.standard_normal(n)
+    Q = rng.uniform(-1.2, 1.2, (15, p))                 # queries, some outside the data
+    return linear.add_intercept(F), y, linear.add_intercept(Q)
+
+
+@pytest.mark.parametrize("n, p, seed", [(30, 1, 0), (80, 2, 1), (200, 3, 2)])
+@pytest.mark.parametrize("tau", [0.15, 0.5, 3.0])
+def test_lwr_matches_statsmodels_wls(n, p, seed, tau):
+    # statsmodels solves each weighted problem by a pseudo-inverse of the whitened design;
+    # the condition numbers of √W X stay below ~1e3 here, so 1e-9 leaves a wide margin
+    X, y, Q = _lwr_data(n, p, seed)
+    pred = linear.locally_weighted_regression(X, y, Q, tau)
+    ref = [sm.WLS(y, X, weights=np.exp(-np.sum((X - x0) ** 2, axis=1) / (2 * tau**2)))
+           .fit().predict(x0[None, :])[0] for x0 in Q]
+    np.testing.assert_allclose(pred, ref, rtol=1e-9, atol=1e-9)
+
+
+def test_lwr_limits_of_the_bandwidth():
+    X, y, Q = _lwr_data(60, 2, 3)
+    ols = linear.least_squares(X, y)
+    np.testing.assert_allclose(linear.locally_weighted_regression(X, y, Q, 1e4), Q @ ols, atol=1e-7)
+    x = np.linspace(0, 1, 25)                           # evenly spaced: small tau is usable
+    y1 = np.cos(4 * x) + 0.3 * np.random.default_rng(4).standard_normal(25)
+    D = linear.add_intercept(x[:, None])
+    fit = linear.locally_weighted_regression(D, y1, D, 0.2 * (x[1] - x[0]))
+    np.testing.assert_allclose(fit, y1, atol=1e-2)      # nearly interpolates
+    with pytest.raises(ValueError, match="tau = .* is too small"):
+        linear.locally_weighted_regression(D, y1, D, 0.01 * (x[1] - x[0]))
+
+
+def test_lwr_weights_are_invariant_to_a_common_scale():
+    # the prediction at a query does not change when every weight is multiplied by c > 0,
+    # so shifting all points and queries together changes nothing
+    X, y, Q = _lwr_data(50, 2, 5)
+    shift = np.r_[0.0, 100.0, -50.0]
+    np.testing.assert_allclose(linear.locally_weighted_regression(X + shift, y, Q + shift, 0.4),
+                               linear.locally_weighted_regression(X, y, Q, 0.4), atol=1e-9)
+
+
+@settings(max_examples=40, deadline=None)
+@given(seed=st.integers(0, 10_000), n=st.integers(5, 40), p=st.integers(1, 3),
+       tau=st.floats(1.0, 50.0))
+def test_lwr_reproduces_linear_functions(seed, n, p, tau):
+    # weighted least squares is exact on data that lie on a hyperplane, whatever the weights
+    # (tau >= 1 on [-1, 1]^p keeps every weight above e^-6, so no query is near-singular)
+    rng = np.random.default_rng(seed)
+    X = linear.add_intercept(rng.uniform(-1, 1, (n, p)))
+    beta = rng.standard_normal(p + 1)
+    Q = linear.add_intercept(rng.uniform(-1, 1, (7, p)))
+    if np.linalg.matrix_rank(X) < p + 1:
+        return
+    np.testing.assert_allclose(linear.locally_weighted_regression(X, X @ beta, Q, tau), Q @ beta,
+                               atol=1e-8 * (1 + np.abs(beta).sum()))
+
+
+@settings(max_examples=30, deadline=None)
+@given(tau=st.one_of(st.floats(max_value=0.0), st.just(np.nan), st.just(np.inf),
+                     st.just(-np.inf), st.booleans(), st.text(max_size=3)))
+def test_lwr_bad_bandwidths_name_tau(tau):
+    X, y, Q = _lwr_data(10, 1, 6)
+    with pytest.raises(ValueError, match="tau"):
+        linear.locally_weighted_regression(X, y, Q, tau)
+
+
 # ---------------------------------------------------------------------- perceptron
 @pytest.mark.parametrize("n, d, seed", [(30, 2, 0), (200, 2, 1), (300, 5, 2)])
 def test_perceptron_separates_and_matches_sklearn(n, d, seed):
@@ -304,6 +374,14 @@ _Xrank = np.column_stack([_D, _D[:, 1]])
     (lambda: linear.hinge_loss([np.inf]), "m must be finite"),
     (lambda: linear.huber_regression(_D, _y01, delta=-1.0), "delta must be"),
     (lambda: linear.huber_regression(_D, _y01[:5]), "y must have shape"),
+    (lambda: linear.locally_weighted_regression(_D, _y01[:5], _D, 1.0), "y must have shape"),
+    (lambda: linear.locally_weighted_regression(_D, _y01, _D[:, :2], 1.0), "X_query must have 3 columns"),
+    (lambda: linear.locally_weighted_regression(_D, _y01, _Xnan, 1.0), "X_query must be finite"),
+    (lambda: linear.locally_weighted_regression(_D, _y01, _D[0], 1.0), "X_query must be a non-empty 2-D"),
+    (lambda: linear.locally_weighted_regression(_Xnan, _y01, _D, 1.0), "X must be finite"),
+    (lambda: linear.locally_weighted_regression(_Xrank, _y01, _Xrank, 1.0), "X must have full column rank"),
+    (lambda: linear.locally_weighted_regression(_D, _y01, _D, 0.0), "tau must be a positive"),
+    (lambda: linear.locally_weighted_regression(_D, _y01, _D, 1e-3), "tau = 0.001 is too small"),
     (lambda: linear.lda_direction(_X, np.array([0, 1, 2] * 3 + [0])), "y must contain labels in"),
     (lambda: linear.lda_direction(_X, np.zeros(10)), "y must contain both classes"),
     (lambda: linear.lda_direction(_X[:3], _y01[:3]), "S_W"),

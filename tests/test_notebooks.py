@@ -177,3 +177,104 @@ def test_no_line_breaks_an_inline_formula(path):
     bad = [f"cell {i}: {line}" for i, cell in enumerate(_load(path)["cells"]) if cell["cell_type"] == "markdown"
            for line in _lines_breaking_inline_math(_source(cell))]
     assert not bad, "a formula is torn by a line that Markdown reads as a list item:\n" + "\n".join(bad)
+
+
+# --- Claims quoted in the text, and references to other chapters -------------------------
+# A corrections table (or a paragraph) names the claim that checks a statement: 'claim "…"'
+# or 'claims "…", "…"'. The quoted text must be a claim the chapter prints, so a claim that
+# is renamed or removed cannot leave a citation to nothing behind. "…" in a quote stands for
+# any text (a long statement, or a number printed in it).
+_CLAIM_QUOTES = re.compile(r'\b[Cc]laims?\b((?:[^"|\n]{0,40}?"[^"\n]+")+)')
+
+
+def _printed_claims(nb):
+    from mlnotes.checks import claims_in
+    return [line for cell in nb["cells"] if cell["cell_type"] == "code"
+            for out in cell.get("outputs", []) if out["output_type"] == "stream"
+            for line in claims_in("".join(out.get("text", "")))]
+
+
+def _quoted_claims(markdown):
+    """The claim statements quoted in Markdown text, with table escapes (\\|) undone."""
+    return [q.replace("\\|", "|") for m in _CLAIM_QUOTES.finditer(markdown)
+            for q in re.findall(r'"([^"\n]+)"', m.group(1))]
+
+
+def _quote_matches(quote, printed):
+    """Whether a printed claim contains the quote's pieces (split at "…") in order."""
+    pieces = [s.strip() for s in quote.split("…") if s.strip()]
+    for line in printed:
+        pos = 0
+        for piece in pieces:
+            pos = line.find(piece, pos)
+            if pos < 0:
+                break
+            pos += len(piece)
+        else:
+            return True
+    return False
+
+
+def test_quoted_claims_are_found_and_matched():
+    md = 'row | x | claims "a b", "c … e" and the claim "zz" |\n'
+    assert _quoted_claims(md) == ["a b", "c … e", "zz"]
+    assert _quoted_claims('claim "P(\\|X\\| > t)"') == ["P(|X| > t)"]
+    printed = ["a b c", "c d e"]
+    assert _quote_matches("a b", printed) and _quote_matches("c … e", printed)
+    assert not _quote_matches("zz", printed) and not _quote_matches("e … c", printed)
+
+
+@pytest.mark.parametrize("path", NOTEBOOKS, ids=lambda p: p.name)
+def test_every_quoted_claim_is_printed_by_the_chapter(path):
+    nb = _load(path)
+    printed = _printed_claims(nb)
+    md = "\n".join(_source(c) for c in nb["cells"] if c["cell_type"] == "markdown")
+    missing = [q for q in _quoted_claims(md) if not _quote_matches(q, printed)]
+    assert not missing, ("the text quotes claims that the chapter does not print "
+                         "(quote the printed statement; … stands for any text):\n  " + "\n  ".join(missing))
+
+
+def _chapter_number(path):
+    return int(path.name[:2])
+
+
+def _labels_by_chapter():
+    where = {}
+    for path in NOTEBOOKS:
+        md = "\n".join(_source(c) for c in _load(path)["cells"] if c["cell_type"] == "markdown")
+        for label in re.findall(r"^:label:\s*(\S+)", md, re.M) + re.findall(r"^\(([\w.-]+)\)=", md, re.M):
+            where[label] = _chapter_number(path)
+    return where
+
+
+def _forward_references(md, chapter, where):
+    """References in chapter ``chapter`` to a later chapter's label whose line does not say
+    which chapter it is in ("Chapter N" or "§N.")."""
+    bad = []
+    for m in re.finditer(r"\{prf:ref\}`([^`]*)`", md):
+        target = m.group(1)
+        label = re.search(r"<([^>]+)>\s*$", target)
+        label = (label.group(1) if label else target).strip()
+        other = where.get(label)
+        if other is None or other <= chapter:
+            continue
+        line = md[md.rfind("\n", 0, m.start()) + 1:md.find("\n", m.end()) % (len(md) + 1)]
+        if not re.search(rf"Chapters?\s+(?:\d+\s*(?:,|and|–|-)\s*)*{other}\b|§{other}\.\d", line):
+            bad.append(f"{label} (Chapter {other})")
+    return bad
+
+
+def test_forward_references_are_found():
+    where = {"later": 9, "earlier": 2}
+    assert _forward_references("see {prf:ref}`later` and {prf:ref}`earlier`", 5, where) == ["later (Chapter 9)"]
+    assert _forward_references("see {prf:ref}`text <later>` in Chapter 9", 5, where) == []
+    assert _forward_references("as §9.3 shows ({prf:ref}`later`)", 5, where) == []
+
+
+@pytest.mark.parametrize("path", NOTEBOOKS, ids=lambda p: p.name)
+def test_references_to_later_chapters_say_which_chapter(path):
+    """A reader meets a result before its chapter only with a pointer to where it is."""
+    md = "\n".join(_source(c) for c in _load(path)["cells"] if c["cell_type"] == "markdown")
+    bad = _forward_references(md, _chapter_number(path), _labels_by_chapter())
+    assert not bad, ("references to labels of later chapters, on a line that does not say which "
+                     "chapter (write 'Chapter N' or '§N.k' beside it):\n  " + "\n  ".join(bad))

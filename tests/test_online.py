@@ -1,7 +1,9 @@
-"""Tests of mlnotes.online against scikit-learn and brute force, plus the chapter's bounds."""
+"""Tests of mlnotes.online against scikit-learn, scipy and brute force, plus the chapter's bounds."""
 import numpy as np
 import pytest
-from sklearn.linear_model import Perceptron
+import scipy.optimize
+from hypothesis import given, settings, strategies as st
+from sklearn.linear_model import Perceptron, SGDClassifier
 
 from mlnotes import datasets, online
 
@@ -172,9 +174,339 @@ def test_follow_the_leader_fails_where_hedge_does_not():
     assert online.hedge(L, eta).regret[-1] <= np.sqrt(T * np.log(2) / 2)
 
 
+# ------------------------------------------------------------------ proximal step
+def _prox_objective(v, w, x, y, lam):
+    return max(0.0, 1.0 - y * (v @ x)) + lam * np.sum((v - w) ** 2)
+
+
+def _nelder_mead(f, v0, restarts=3):
+    for _ in range(restarts):  # restarts rebuild the simplex, which gets Nelder-Mead past the kink
+        res = scipy.optimize.minimize(f, v0, method="Nelder-Mead",
+                                      options={"xatol": 1e-12, "fatol": 1e-14, "maxiter": 20000,
+                                               "maxfev": 40000, "adaptive": True})
+        v0 = res.x
+    return res
+
+
+@pytest.mark.parametrize("seed", range(8))
+def test_proximal_step_matches_nelder_mead(seed):
+    rng = np.random.default_rng(seed)
+    w, x = rng.standard_normal(3), rng.standard_normal(3)
+    y, lam = rng.choice([-1, 1]), 10.0 ** rng.uniform(-2, 0.5)
+    step = online.proximal_hinge_step(w, x, y, lam)
+    f = lambda v: _prox_objective(v, w, x, y, lam)  # noqa: E731
+    res = _nelder_mead(f, w.copy())
+    # the closed form is never worse than the numerical minimum (up to rounding), and
+    # Nelder-Mead on a kinked objective reaches it to about 1e-9 in three dimensions
+    assert f(step) <= res.fun + 1e-12
+    np.testing.assert_allclose(f(step), res.fun, atol=1e-7)
+    np.testing.assert_allclose(step, res.x, atol=1e-4)
+
+
+def test_proximal_step_the_plan_example():
+    # margin -1.5, ||x||^2 = 3.5, lambda = 0.01: the clipped step's objective is
+    # lambda (1 - margin)^2 / ||x||^2 = 0.0179; the notes' step overshoots to ||x||^2/(4 lambda) = 87.5
+    x = np.array([np.sqrt(3.5), 0.0])
+    w = np.array([-1.5 / np.sqrt(3.5), 0.7])
+    lam, y = 0.01, 1
+    f = lambda v: _prox_objective(v, w, x, y, lam)  # noqa: E731
+    step = online.proximal_hinge_step(w, x, y, lam)
+    np.testing.assert_allclose(f(step), 0.01 * 2.5 ** 2 / 3.5, rtol=1e-12)
+    assert round(f(step), 4) == 0.0179
+    np.testing.assert_allclose(f(w + y * x / (2 * lam)), 87.5, rtol=1e-12)
+    np.testing.assert_allclose(_nelder_mead(f, w.copy()).fun, f(step), atol=1e-8)
+
+
+def test_proximal_step_cases():
+    w, x = np.array([0.2, -0.1]), np.array([1.0, 2.0])
+    assert np.array_equal(online.proximal_hinge_step(w, x, 1, 0.1), w + 1 / 5 * x)  # clipped: margin 1
+    assert np.isclose(online.proximal_hinge_step(w, x, 1, 0.1) @ x, 1.0)
+    big = online.proximal_hinge_step(w, x, 1, 10.0)  # 1/(2 lam) = 0.05 < (1 - 0)/5: the full step
+    np.testing.assert_allclose(big, w + x / 20, atol=1e-15)
+    np.testing.assert_allclose(online.proximal_hinge_step(w, x, -1, 0.1),  # (x, -1) is (-x, +1)
+                               online.proximal_hinge_step(w, -x, 1, 0.1), atol=1e-15)
+    assert np.array_equal(online.proximal_hinge_step(np.array([1.0, 1.0]), x, 1, 0.1), [1.0, 1.0])  # margin 3
+    assert np.array_equal(online.proximal_hinge_step(w, np.zeros(2), 1, 0.1), w)  # x = 0: nothing to gain
+
+
+@pytest.mark.parametrize("lam", [0.01, 0.3, 5.0])
+def test_passes_of_proximal_steps_match_sklearn_pa1(lam):
+    X, y, _ = datasets.separable(n=300, d=4, margin=0.0, seed=5)
+    y = np.where(np.random.default_rng(5).random(300) < 0.1, -y, y)
+    w = np.zeros(4)
+    for x_t, y_t in zip(X, y):
+        w = online.proximal_hinge_step(w, x_t, y_t, lam)
+    ref = SGDClassifier(loss="hinge", penalty=None, learning_rate="pa1", eta0=1 / (2 * lam),
+                        fit_intercept=False, shuffle=False, max_iter=1, tol=None).fit(X, y)
+    np.testing.assert_allclose(w, ref.coef_[0], atol=1e-12)  # same arithmetic, rounding only
+
+
+@settings(max_examples=40, deadline=None)
+@given(seed=st.integers(0, 10_000), d=st.integers(1, 6), log_lam=st.floats(-3, 2))
+def test_proximal_step_satisfies_the_optimality_condition(seed, d, log_lam):
+    rng = np.random.default_rng(seed)
+    w, x, y, lam = rng.standard_normal(d), rng.standard_normal(d), rng.choice([-1, 1]), 10.0 ** log_lam
+    step = online.proximal_hinge_step(w, x, y, lam)
+    a = 2 * lam * y * ((step - w) @ x) / (x @ x)  # 2 lam (step - w) = a y x with a in [0, 1]
+    np.testing.assert_allclose(2 * lam * (step - w), a * y * x, atol=1e-10)
+    margin = y * (step @ x)
+    assert -1e-12 <= a <= 1 + 1e-12
+    if margin < 1 - 1e-9:
+        assert abs(a - 1) < 1e-9
+    if margin > 1 + 1e-9:
+        assert abs(a) < 1e-9
+    f = lambda v: _prox_objective(v, w, x, y, lam)  # noqa: E731
+    for v in step + 1e-3 * rng.standard_normal((20, d)):  # a minimiser: no nearby point is lower
+        assert f(step) <= f(v) + 1e-12
+
+
+# ----------------------------------------------------------- online gradient descent
+def _noisy(n, d, seed, flip=0.1):
+    rng = np.random.default_rng(seed)
+    X = rng.standard_normal((n, d))
+    y = np.where(X @ rng.standard_normal(d) > 0, 1, -1)
+    return X, np.where(rng.random(n) < flip, -y, y)
+
+
+@pytest.mark.parametrize("n, d, seed", SIZES)
+@pytest.mark.parametrize("eta", [0.01, 0.2, 1.0, 5.0])
+def test_ogd_matches_one_pass_of_sgdclassifier(n, d, seed, eta):
+    X, y = _noisy(n, d, seed)
+    run = online.online_gradient_descent(X, y, eta)
+    ref = SGDClassifier(loss="hinge", penalty=None, learning_rate="constant", eta0=eta,
+                        fit_intercept=False, shuffle=False, max_iter=1, tol=None).fit(X, y)
+    # sklearn adds eta*y*x on the same rounds (it also steps at a margin of exactly 1,
+    # which has probability 0 here), so the weights agree to rounding
+    np.testing.assert_allclose(run.w, ref.coef_[0], atol=1e-12)
+
+
+@pytest.mark.parametrize("seed", range(4))
+@pytest.mark.parametrize("U", [0.3, 1.0, 5.0])
+def test_ogd_regret_bound(seed, U):
+    X, y = _noisy(500, 3, seed, flip=0.2)
+    R, T = np.linalg.norm(X, axis=1).max(), len(y)
+    run = online.online_gradient_descent(X, y, U / (R * np.sqrt(T)))
+    rng = np.random.default_rng(seed + 100)
+    u = rng.standard_normal((2000, 3))
+    u *= U * rng.random((2000, 1)) ** (1 / 3) / np.linalg.norm(u, axis=1, keepdims=True)  # uniform in the ball
+    regret = run.losses.sum() - np.maximum(0, 1 - y[:, None] * (X @ u.T)).sum(axis=0)
+    assert np.all(regret <= U * R * np.sqrt(T))
+
+
+def test_ogd_history_and_conservative_mode():
+    X, y = _noisy(300, 4, 7)
+    run = online.online_gradient_descent(X, y, 0.3)
+    np.testing.assert_array_equal(run.iterates[0], 0)
+    np.testing.assert_allclose(run.scores, np.einsum("td,td->t", run.iterates[:-1], X), atol=1e-12)
+    steps = y * run.scores < 1
+    np.testing.assert_allclose(np.diff(run.iterates, axis=0), 0.3 * (steps * y)[:, None] * X, atol=1e-12)
+    assert run.n_updates == steps.sum()
+    perc = online.online_perceptron(X, y)
+    for eta in (0.001, 1.0, 1000.0):
+        cons = online.online_gradient_descent(X, y, eta, conservative=True)
+        np.testing.assert_array_equal(np.flatnonzero(y * cons.scores <= 0), perc.mistake_rounds)
+        np.testing.assert_allclose(cons.w, eta * perc.w, rtol=1e-12, atol=1e-12)
+
+
+@settings(max_examples=30, deadline=None)
+@given(seed=st.integers(0, 10_000), log_eta=st.floats(-3, 1), radius=st.floats(0.0, 20.0))
+def test_ogd_first_inequality_holds_for_every_eta_and_u(seed, log_eta, radius):
+    X, y = _noisy(80, 2, seed, flip=0.3)
+    eta = 10.0 ** log_eta
+    run = online.online_gradient_descent(X, y, eta)
+    u = radius * np.array([np.cos(seed), np.sin(seed)])
+    sum_z2 = np.sum(np.sum(X ** 2, axis=1) * (y * run.scores < 1))
+    regret = run.losses.sum() - np.maximum(0, 1 - y * (X @ u)).sum()
+    assert regret <= radius ** 2 / (2 * eta) + eta / 2 * sum_z2 + 1e-9
+
+
+# ------------------------------------------------------------------ disjunctions
+def _disjunction(T, n, relevant, seed):
+    rng = np.random.default_rng(seed)
+    p = 1 - 0.5 ** (1 / len(relevant))
+    X = (rng.random((T, n)) < p).astype(float)
+    return X, X[:, relevant].max(axis=1).astype(int)
+
+
+def _brute_winnow(X, y, theta):
+    w, mistakes = np.ones(X.shape[1]), []
+    for t in range(len(y)):
+        y_hat = int(w @ X[t] >= theta)
+        if y_hat != y[t]:
+            w = w * 2.0 ** ((y[t] - y_hat) * X[t])
+            mistakes.append(t)
+    return w, mistakes
+
+
+@pytest.mark.parametrize("T, n, k, seed", [(50, 5, 1, 0), (400, 30, 3, 1), (1500, 200, 5, 2), (3000, 64, 2, 3)])
+@pytest.mark.parametrize("threshold", [None, 2.5, 40.0])
+def test_winnow_matches_round_by_round_loop(T, n, k, seed, threshold):
+    X, y = _disjunction(T, n, list(range(k)), seed)
+    y = np.where(np.random.default_rng(seed).random(T) < 0.03, 1 - y, y)  # noise: any labels must work
+    run = online.winnow(X, y, threshold)
+    w, mistakes = _brute_winnow(X, y, n if threshold is None else threshold)
+    np.testing.assert_array_equal(run.w, w)
+    np.testing.assert_array_equal(run.mistake_rounds, mistakes)
+    np.testing.assert_array_equal(run.predict(X), (X @ run.w >= run.threshold).astype(int))
+
+
+@pytest.mark.parametrize("seed", range(30))
+def test_winnow_mistake_bound(seed):
+    rng = np.random.default_rng(seed)
+    n, k = int(rng.integers(4, 700)), int(rng.integers(1, 5))
+    X, y = _disjunction(600, n, list(rng.choice(n, k, replace=False)), seed)
+    run = online.winnow(X, y)
+    assert run.promotions <= k * (np.log2(n) + 1)
+    assert run.demotions < 2 * run.promotions + 2
+    assert run.n_mistakes <= 3 * k * (np.log2(n) + 1) + 2
+
+
+@settings(max_examples=30, deadline=None)
+@given(seed=st.integers(0, 10_000), n=st.integers(2, 60), T=st.integers(1, 200))
+def test_winnow_log_weights_are_the_signed_sum_of_mistakes(seed, n, T):
+    rng = np.random.default_rng(seed)
+    X, y = rng.integers(0, 2, (T, n)), rng.integers(0, 2, T)  # arbitrary labels
+    run = online.winnow(X, y)
+    alpha = np.where(y[run.mistake_rounds] == 1, 1, -1)
+    np.testing.assert_array_equal(np.log2(run.w), alpha @ X[run.mistake_rounds])
+    assert run.promotions + run.demotions == run.n_mistakes
+
+
+@pytest.mark.parametrize("T, n, k, seed", [(100, 5, 1, 0), (800, 40, 3, 1), (2000, 150, 4, 2)])
+def test_perceptron_disjunction_matches_sklearn_and_bound(T, n, k, seed):
+    X, y = _disjunction(T, n, list(range(k)), seed)
+    run = online.perceptron_disjunction(X, y)
+    ref = Perceptron(fit_intercept=True, shuffle=False, eta0=1, max_iter=1, tol=None).fit(X, y)
+    np.testing.assert_allclose(run.w, np.r_[ref.coef_[0], ref.intercept_], atol=1e-12)
+    plain = online.online_perceptron(np.hstack([X, np.ones((T, 1))]), 2 * y - 1)
+    np.testing.assert_array_equal(run.mistake_rounds, plain.mistake_rounds)
+    np.testing.assert_array_equal(run.iterates, plain.iterates)
+    assert run.n_mistakes <= (4 * k + 1) * (n + 1)
+
+
+@settings(max_examples=25, deadline=None)
+@given(seed=st.integers(0, 10_000), n=st.integers(1, 40), k=st.integers(1, 4))
+def test_perceptron_disjunction_bound_on_random_targets(seed, n, k):
+    k = min(k, n)
+    rng = np.random.default_rng(seed)
+    X, y = _disjunction(300, n, list(rng.choice(n, k, replace=False)), seed)
+    assert online.perceptron_disjunction(X, y).n_mistakes <= (4 * k + 1) * (n + 1)
+
+
+# ------------------------------------------------------------- kernel perceptron
+def _all_subsets(X):
+    A = (np.arange(2 ** X.shape[1])[:, None] >> np.arange(X.shape[1])) & 1
+    return np.prod(np.where(A[None] == 1, X[:, None, :], 1.0), axis=2)
+
+
+@pytest.mark.parametrize("n", range(1, 11))
+def test_anova_kernel_is_the_inner_product_of_all_monomials(n):
+    rng = np.random.default_rng(n)
+    X, Y = rng.uniform(-1, 1, (7, n)), rng.uniform(-1, 1, (4, n))
+    # at most 2^n terms of size <= 1 each: rounding below 2^n * 1e-16
+    np.testing.assert_allclose(online.anova_kernel(X, Y), _all_subsets(X) @ _all_subsets(Y).T,
+                               rtol=1e-12, atol=1e-12)
+    K = online.anova_kernel(X)
+    np.testing.assert_allclose(K, _all_subsets(X) @ _all_subsets(X).T, rtol=1e-12, atol=1e-12)
+    assert np.array_equal(K, K.T)
+    B = rng.integers(0, 2, (6, n)).astype(float)
+    np.testing.assert_array_equal(online.anova_kernel(B), 2.0 ** (B @ B.T))  # Boolean: 2^(shared ones)
+
+
+@settings(max_examples=30, deadline=None)
+@given(seed=st.integers(0, 10_000), n=st.integers(1, 7), scale=st.floats(0.1, 3.0))
+def test_anova_kernel_property(seed, n, scale):
+    rng = np.random.default_rng(seed)
+    X, Y = scale * rng.standard_normal((3, n)), scale * rng.standard_normal((5, n))
+    expected = _all_subsets(X) @ _all_subsets(Y).T
+    np.testing.assert_allclose(online.anova_kernel(X, Y), expected, rtol=1e-10,
+                               atol=1e-12 * np.prod(1 + np.abs(X).max(0) * np.abs(Y).max(0)))
+
+
+@pytest.mark.parametrize("n, d, seed", SIZES)
+def test_kernel_perceptron_with_the_linear_kernel_is_the_perceptron(n, d, seed):
+    rng = np.random.default_rng(seed)
+    X = rng.integers(-3, 4, (n, d)).astype(float)  # integer data: scores are exact, ties included
+    y = np.where(X @ rng.standard_normal(d) > 0, 1, -1)
+    kp = online.kernel_perceptron(X @ X.T, y)
+    run = online.online_perceptron(X, y)
+    np.testing.assert_array_equal(kp.mistake_rounds, run.mistake_rounds)
+    np.testing.assert_allclose(kp.alpha @ X, run.w, atol=1e-12)
+
+
+def test_kernel_perceptron_with_the_anova_kernel_and_its_bound():
+    rng = np.random.default_rng(11)
+    X = rng.integers(0, 2, (400, 7)).astype(float)
+    terms = [[0, 3], [1, 2, 5]]
+    y = np.any([X[:, A].min(axis=1) == 1 for A in terms], axis=0).astype(int)
+    K = online.anova_kernel(X)
+    kp = online.kernel_perceptron(K, 2 * y - 1)
+    primal = online.online_perceptron(_all_subsets(X), 2 * y - 1)
+    np.testing.assert_array_equal(kp.mistake_rounds, primal.mistake_rounds)
+    assert kp.n_mistakes <= (4 * len(terms) + 1) * 2 ** 7
+
+
+@settings(max_examples=25, deadline=None)
+@given(seed=st.integers(0, 10_000), T=st.integers(1, 60), d=st.integers(1, 5))
+def test_kernel_perceptron_property_linear_kernel(seed, T, d):
+    rng = np.random.default_rng(seed)
+    X = rng.integers(-2, 3, (T, d)).astype(float)
+    y = rng.choice([-1, 1], T)  # any labels, separable or not
+    kp = online.kernel_perceptron(X @ X.T, y)
+    np.testing.assert_array_equal(kp.mistake_rounds, online.online_perceptron(X, y).mistake_rounds)
+    assert set(np.flatnonzero(kp.alpha)) == set(kp.mistake_rounds.tolist())
+
+
+# ---------------------------------------------------------------- online to batch
+def test_online_to_batch_stopping_time_and_hypothesis():
+    X, y = _disjunction(50, 12, [0, 5], 3)
+    rng = np.random.default_rng(0)
+    stops = []
+    for _ in range(3000):
+        h, t = online.online_to_batch(_winnow_h, X, y, rng)
+        stops.append(t)
+    stops = np.array(stops)
+    assert stops.min() == 1 and stops.max() == 50
+    counts = np.bincount(stops, minlength=51)[1:]
+    # 3000 uniform draws on 50 values: each count is Binomial(3000, 1/50), mean 60, sd 7.7
+    assert np.all(np.abs(counts - 60) < 6 * 7.7)
+    h, t = online.online_to_batch(_winnow_h, X, y, np.random.default_rng(1))
+    np.testing.assert_array_equal(h(X), online.winnow(X[:t], y[:t]).predict(X))
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_online_to_batch_error_is_below_B_over_T(seed):
+    n, k, T, reps = 16, 2, 100, 400
+    B = 3 * k * (np.log2(n) + 1) + 2  # 32, so B/T = 0.32
+    rng = np.random.default_rng(seed)
+    errors = 0
+    for r in range(reps):
+        X, y = _disjunction(T + 1, n, [0, 1], seed * 1000 + r)
+        h, _ = online.online_to_batch(_winnow_h, X[:T], y[:T], rng)
+        errors += int(h(X[T:])[0] != y[T])
+    # errors ~ Binomial(reps, p) with p <= B/T; the 1 - 1e-6 quantile is the tolerance
+    import scipy.stats
+    assert errors <= scipy.stats.binom.ppf(1 - 1e-6, reps, B / T)
+
+
+@settings(max_examples=30, deadline=None)
+@given(seed=st.integers(0, 10_000), T=st.integers(1, 40))
+def test_online_to_batch_property(seed, T):
+    X, y = _disjunction(T, 6, [2], seed)
+    h, t = online.online_to_batch(_winnow_h, X, y, np.random.default_rng(seed))
+    assert 1 <= t <= T
+    out = h(X)
+    assert out.shape == (T,)
+    np.testing.assert_array_equal(out, online.winnow(X[:t], y[:t]).predict(X))
+
+
 # ---------------------------------------------------------------------- bad inputs
 _X = np.array([[1.0, 0.0], [0.0, 1.0], [1.0, 1.0]])
 _y = np.array([1, -1, 1])
+
+
+def _winnow_h(X, y):
+    return online.winnow(X, y).predict
 
 
 @pytest.mark.parametrize("call, message", [
@@ -204,6 +536,47 @@ _y = np.array([1, -1, 1])
     (lambda: online.hedge_eta(0, 3), "n_rounds must be"),
     (lambda: online.hedge_bound(-1, 3, 0.5), "t must be non-negative"),
     (lambda: online.hedge_bound(1, 3, 0.0), "eta must be a positive"),
+    (lambda: online.proximal_hinge_step([0.0, 1.0], [1.0], 1, 0.5), "x must have shape \\(2,\\)"),
+    (lambda: online.proximal_hinge_step([[0.0, 1.0]], [1.0, 0.0], 1, 0.5), "w must have shape"),
+    (lambda: online.proximal_hinge_step([0.0, np.inf], [1.0, 0.0], 1, 0.5), "w must be finite"),
+    (lambda: online.proximal_hinge_step([0.0, 1.0], [1.0, 0.0], 0, 0.5), "y must be -1 or \\+1"),
+    (lambda: online.proximal_hinge_step([0.0, 1.0], [1.0, 0.0], [1], 0.5), "y must be a finite real"),
+    (lambda: online.proximal_hinge_step([0.0, 1.0], [1.0, 0.0], 1, 0.0), "lam must be a positive"),
+    (lambda: online.online_gradient_descent(_X, [1, 0, 1], 0.1), "y must contain only the labels"),
+    (lambda: online.online_gradient_descent(_X, _y, 0.0), "eta must be a positive"),
+    (lambda: online.online_gradient_descent(_X, _y, np.nan), "eta must be a positive"),
+    (lambda: online.online_gradient_descent(_X[0], _y, 0.1), "X must be a non-empty 2-D"),
+    (lambda: online.online_gradient_descent(_X, _y, 0.1, conservative=1), "conservative must be"),
+    (lambda: online.winnow([[0, 2]], [1]), "X must contain only 0 and 1"),
+    (lambda: online.winnow([[0.0, 0.5]], [1]), "X must contain only 0 and 1"),
+    (lambda: online.winnow([[0, 1]], [-1]), "y must contain only the labels 0, 1"),
+    (lambda: online.winnow([[0, 1]], [1, 0]), "y must have shape"),
+    (lambda: online.winnow([[0, 1]], [1], threshold=0), "threshold must be a positive"),
+    (lambda: online.winnow([[0, 1]], [1], threshold="n"), "threshold must be a positive"),
+    (lambda: online.perceptron_disjunction([[0, 2]], [1]), "X must contain only 0 and 1"),
+    (lambda: online.perceptron_disjunction([[0, 1]], [2]), "y must contain only the labels 0, 1"),
+    (lambda: online.perceptron_disjunction([0, 1], [1]), "X must be a non-empty 2-D"),
+    (lambda: online.anova_kernel([[1.0, 2.0]], [[1.0]]), "Y must have 2 columns"),
+    (lambda: online.anova_kernel([[1.0, np.nan]]), "X must be finite"),
+    (lambda: online.anova_kernel([1.0, 2.0]), "X must be a non-empty 2-D"),
+    (lambda: online.anova_kernel([[1.0]], [1.0]), "Y must be a non-empty 2-D"),
+    (lambda: online.kernel_perceptron([[1.0, 0.0]], [1]), "K must be a non-empty square"),
+    (lambda: online.kernel_perceptron([[1.0, 0.5], [0.0, 1.0]], [1, -1]), "K must be symmetric"),
+    (lambda: online.kernel_perceptron([[1.0, np.nan], [np.nan, 1.0]], [1, -1]), "K must be finite"),
+    (lambda: online.kernel_perceptron(np.eye(2), [1, 0]), "y must contain only the labels -1, 1"),
+    (lambda: online.kernel_perceptron(np.eye(2), [1]), "y must have shape"),
+    (lambda: online.online_to_batch("winnow", [[0, 1]], [1], np.random.default_rng(0)), "algorithm must be callable"),
+    (lambda: online.online_to_batch(lambda X, y: None, [[0, 1]], [1], np.random.default_rng(0)),
+     "algorithm must return a callable"),
+    (lambda: online.online_to_batch(_winnow_h, [[0, 1]], [1, 0], np.random.default_rng(0)), "y must have shape"),
+    (lambda: online.online_to_batch(_winnow_h, [[0, 1]], [1], 0), "rng must be a numpy.random.Generator"),
+    (lambda: online.online_to_batch(_winnow_h, [[0, np.nan]], [1], np.random.default_rng(0)), "X must be finite"),
+    (lambda: online.online_to_batch(lambda X, y: (lambda Z: np.zeros(len(Z) + 1)), [[0, 1]], [1],
+                                    np.random.default_rng(0))[0]([[0, 1]]), "must give one finite label per row"),
+    (lambda: online.online_to_batch(lambda X, y: (lambda Z: np.array(["a"] * len(Z))), [[0, 1]], [1],
+                                    np.random.default_rng(0))[0]([[0, 1]]), "must give one finite label per row"),
+    (lambda: online.online_to_batch(_winnow_h, [[0, 1]], [1], np.random.default_rng(0))[0]([0, 1]),
+     "X_new must be a non-empty 2-D"),
 ])
 def test_bad_inputs_raise(call, message):
     with pytest.raises(ValueError, match=message):
@@ -217,3 +590,7 @@ def test_reprs_have_no_addresses():
     run = online.weighted_majority([[1, 0], [1, 1]], [0, 1])  # a tie predicts 1
     assert repr(run) == "ExpertsRun(method='weighted_majority', T=2, n=2, mistakes=1)"
     assert repr(online.hedge([[0.0, 1.0]], 0.5)) == "HedgeRun(T=1, n=2, eta=0.5)"
+    assert repr(online.online_gradient_descent(_X, _y, 0.5)) == "OGDRun(T=3, d=2, eta=0.5, hinge loss=3.0000)"
+    assert repr(online.winnow([[1, 0], [1, 1]], [1, 1])) == \
+        "WinnowRun(T=2, n=2, mistakes=1, promotions=1, demotions=0)"
+    assert repr(online.kernel_perceptron(np.eye(2), [1, -1])) == "KernelPerceptronRun(T=2, n_mistakes=2)"

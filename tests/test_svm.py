@@ -5,13 +5,25 @@ its dual coefficients carry errors of order 1e-7 times the condition number of t
 vectors' Gram matrix times ``alpha``. The problems below are well conditioned (data in
 general position, moderate ``C``, RBF width not too large), where both solvers, run to a
 gap of 1e-8, agree to 1e-4 on ``alpha_i y_i`` and on ``b``.
+
+For the ν-SVM, ``NuSVC`` reports ``alpha_i y_i / rho`` and ``b / rho`` (the C-SVM form), so its
+coefficients are compared after normalising both vectors to unit l1 norm (1e-6: the
+normalised coefficients are of order 1/n_SV and carry LIBSVM's single-precision error), and
+the scale through the decision function ``f / rho`` (1e-4, as for SVC). Values of ν with
+``ν n / 2`` an integer are avoided: there a class can have no free support vector, ``rho``
+and ``b`` are only determined up to an interval, and the two solvers may pick different
+points of it.
 """
+import dataclasses
+
 import numpy as np
 import pytest
+import scipy.optimize
+from hypothesis import given, settings, strategies as st
 from sklearn.linear_model import LogisticRegression
 from sklearn.metrics.pairwise import polynomial_kernel, rbf_kernel, sigmoid_kernel
 from sklearn.model_selection import LeaveOneOut, cross_val_score
-from sklearn.svm import SVC, LinearSVC
+from sklearn.svm import SVC, LinearSVC, NuSVC
 
 from mlnotes import datasets, svm
 
@@ -336,7 +348,179 @@ _FIT = svm.svm_dual(_K, _Y, 1.0)
     (lambda: svm.hinge_subgradient_descent(_X, _Y, 0.1, step=0), "step must be a positive"),
     (lambda: svm.hinge_subgradient_descent(_X, _Y, 0.1, fit_intercept="yes"), "fit_intercept must be one of"),
     (lambda: svm.hinge_subgradient_descent(_X, _Y + 1, 0.1), "y must contain only the labels"),
+    (lambda: svm.nu_svm_dual(_K, _Y, 0.0), "nu must be a positive"),
+    (lambda: svm.nu_svm_dual(_K, _Y, np.nan), "nu must be a positive"),
+    (lambda: svm.nu_svm_dual(_K, _Y, 1.5, fit_intercept=False), r"nu must be in \(0, 1\]"),
+    (lambda: svm.nu_svm_dual(_K, np.array([1, 1, 1, 1, 1, -1]), 0.5), r"nu must be in \(0, 0.333333\]"),
+    (lambda: svm.nu_svm_dual(_K, _Y, 0.5, fit_intercept="yes"), "fit_intercept must be one of"),
+    (lambda: svm.nu_svm_dual(_K, _Y, 0.5, tol=-1.0), "tol must be a positive"),
+    (lambda: svm.nu_svm_dual(_K, _Y, 0.5, max_iter=1.5), "max_iter must be an integer"),
+    (lambda: svm.nu_svm_dual(_K, np.ones(6), 0.5), "y must contain both labels"),
+    (lambda: svm.nu_svm_dual([[0.0, 2.0], [2.0, 0.0]], [1, -1], 0.5), "K must be positive semi-definite"),
+    (lambda: svm.nu_svm_dual(np.ones((2, 3)), [1, -1], 0.5), "K must be a non-empty square"),
+    (lambda: svm.nu_property(np.full(4, 0.3), np.ones(4), 1.0), r"alpha must lie in \[0, 1/n\]"),
+    (lambda: svm.nu_property(np.full(4, -0.1), np.ones(4), 1.0), r"alpha must lie in \[0, 1/n\]"),
+    (lambda: svm.nu_property(np.full(4, 0.1), np.ones(3), 1.0), r"margins must have shape \(4,\)"),
+    (lambda: svm.nu_property(np.full(4, 0.1), np.ones(4), 0.0), "rho must be a positive"),
+    (lambda: svm.nu_property(np.full(4, 0.1), np.ones(4), 1.0, tol=0.0), "tol must be a positive"),
+    (lambda: svm.nu_property([np.nan] * 4, np.ones(4), 1.0), "alpha must be finite"),
+    (lambda: svm.svm_predict(svm.nu_svm_dual(_K, _Y, 0.5), np.ones((2, 5))), "K_new must have 6 columns"),
 ])
 def test_bad_inputs_raise_value_error_naming_the_argument(call, match):
     with pytest.raises(ValueError, match=match):
         call()
+
+
+# ------------------------------------------------------------------ the ν-SVM
+def _odd_nu(q, n):
+    """ν near q with ν n / 2 a half-integer (so that both classes keep a free support vector)."""
+    return (2 * np.floor(q * n / 2) + 1) / n
+
+
+NU_CASES = [("linear", 0.5), ("linear", 0.7), ("rbf", 0.2), ("rbf", 0.5), ("rbf", 0.8)]
+
+
+@pytest.mark.parametrize("kernel, q", NU_CASES)
+@pytest.mark.parametrize("n, d, seed", SIZES)
+def test_nu_svm_matches_nusvc(n, d, seed, kernel, q):
+    X, y = _overlapping(n + 20, d, seed)
+    K_all = KERNELS[kernel](X)
+    K, K_test, y = K_all[:n, :n], K_all[n:, :n], y[:n]
+    nu_max = 2 * min(np.sum(y == 1), np.sum(y == -1)) / n
+    nu = _odd_nu(min(q, 0.9 * nu_max), n)
+    fit = svm.nu_svm_dual(K, y, nu)
+    ref = NuSVC(nu=nu, kernel="precomputed", tol=1e-10).fit(K, y)
+    assert fit.converged and fit.max_violation <= 1e-8 and fit.rho > 1e-3
+    assert fit.alpha.sum() == pytest.approx(nu, abs=1e-12) and abs(fit.alpha @ fit.y) <= 1e-12
+    assert np.all((fit.alpha >= 0) & (fit.alpha <= 1 / n))
+    coef = _svc_coef(ref, n)
+    np.testing.assert_array_equal(fit.support, np.flatnonzero(np.abs(coef) > 1e-9 * np.abs(coef).max()))
+    np.testing.assert_allclose(fit.dual_coef / fit.alpha.sum(), coef / np.abs(coef).sum(), atol=1e-6)
+    np.testing.assert_allclose(svm.svm_decision_function(fit, K_test) / fit.rho, ref.decision_function(K_test),
+                               atol=1e-4)
+    np.testing.assert_array_equal(svm.svm_predict(fit, K_test), ref.predict(K_test))
+    # the ν-property, for our solution and for LIBSVM's (margins 1 and alpha normalised to Σ = ν)
+    ours = svm.nu_property(fit.alpha, y * svm.svm_decision_function(fit, K), fit.rho)
+    theirs = svm.nu_property(np.abs(coef) * nu / np.abs(coef).sum(), y * ref.decision_function(K), 1.0, tol=1e-6)
+    for p in (ours, theirs):
+        assert p.margin_errors <= p.at_bound <= nu + 1e-12 and nu <= p.support + 1e-12
+        assert p.sum_alpha == pytest.approx(nu, abs=1e-9)
+    assert dataclasses.astuple(ours) == pytest.approx(dataclasses.astuple(theirs))
+
+
+@pytest.mark.parametrize("nu", [0.5, 0.8])
+def test_nu_svm_without_intercept_matches_a_generic_qp_solver(nu):
+    X, y = _overlapping(30, 2, 1)
+    X = X + np.array([0.5, 0.3])
+    K, n = X @ X.T, 30
+    Q = K * np.outer(y, y)
+    fit = svm.nu_svm_dual(K, y, nu, fit_intercept=False)
+    assert fit.converged and fit.b == 0.0 and not fit.fit_intercept
+    res = scipy.optimize.minimize(lambda a: (0.5 * a @ Q @ a, Q @ a), np.full(n, nu / n), jac=True,
+                                  method="SLSQP", bounds=[(0, 1 / n)] * n,
+                                  constraints=[{"type": "eq", "fun": lambda a: a.sum() - nu,
+                                                "jac": lambda a: np.ones(n)}],
+                                  options={"ftol": 1e-15, "maxiter": 1000})
+    assert 0.5 * fit.alpha @ Q @ fit.alpha <= res.fun + 1e-12   # at least as good
+    np.testing.assert_allclose(fit.alpha, res.x, atol=1e-7)     # the solution is unique here
+    m = y * svm.svm_decision_function(fit, K)
+    free = (fit.alpha > 0) & (fit.alpha < 1 / n)
+    np.testing.assert_allclose(m[free], fit.rho, atol=1e-8)      # ρ from the free SVs
+    assert np.all(m[fit.alpha == 0] >= fit.rho - 1e-8) and np.all(m[fit.alpha == 1 / n] <= fit.rho + 1e-8)
+
+
+@pytest.mark.parametrize("nu", [0.45, 0.65])
+def test_nu_svm_solves_the_primal(nu):
+    # the primal of the ν-SVM (with intercept) by SLSQP over (w, b, ρ, ξ): same w, b, ρ and value
+    X, y = _overlapping(30, 2, 2)
+    n, d = X.shape
+    fit = svm.nu_svm_dual(X @ X.T, y, nu)
+    w = X.T @ fit.dual_coef
+    xi = np.maximum(0, fit.rho - y * (X @ w + fit.b))
+
+    def objective(v):
+        g = np.concatenate([v[:d], [0.0, -nu], np.full(n, 1 / n)])
+        return 0.5 * v[:d] @ v[:d] - nu * v[d + 1] + v[d + 2:].mean(), g
+
+    A = np.hstack([y[:, None] * X, y[:, None], -np.ones((n, 1)), np.eye(n)])   # A v ≥ 0
+    res = scipy.optimize.minimize(objective, np.zeros(d + 2 + n), jac=True, method="SLSQP",
+                                  bounds=[(None, None)] * (d + 1) + [(0, None)] * (n + 1),
+                                  constraints=[{"type": "ineq", "fun": lambda v: A @ v, "jac": lambda v: A}],
+                                  options={"ftol": 1e-15, "maxiter": 2000})
+    dual_value = -0.5 * w @ w
+    assert res.fun == pytest.approx(dual_value, abs=1e-8)              # no duality gap
+    assert 0.5 * w @ w - nu * fit.rho + xi.mean() == pytest.approx(dual_value, abs=1e-12)
+    np.testing.assert_allclose(res.x[:d + 2], np.r_[w, fit.b, fit.rho], atol=1e-5)
+
+
+@pytest.mark.parametrize("n, d, seed", SIZES)
+def test_nu_svm_and_c_svm_describe_the_same_solutions(n, d, seed):
+    X, y = _overlapping(n, d, seed)
+    K = X @ X.T
+    soft = svm.svm_dual(K, y, 1.0)                 # C → ν
+    nu = soft.alpha.sum() / n
+    back = svm.nu_svm_dual(K, y, nu)
+    np.testing.assert_allclose(np.r_[back.alpha, back.b, back.rho], np.r_[soft.alpha, soft.b, 1.0] / n,
+                               atol=1e-5 / n)   # both solved to a gap of 1e-8
+    fit = svm.nu_svm_dual(K, y, _odd_nu(0.6, n))   # ν → C
+    c_fit = svm.svm_dual(K, y, 1 / (n * fit.rho))
+    np.testing.assert_allclose(np.r_[fit.alpha, fit.b] / fit.rho, np.r_[c_fit.alpha, c_fit.b], atol=1e-6)
+
+
+def test_nu_below_nu_min_gives_the_zero_classifier():
+    X, y = _overlapping(60, 2, 0)
+    n = 60
+    lp = scipy.optimize.linprog(-np.ones(n), A_eq=np.vstack([X.T * y, y]), b_eq=np.zeros(3),
+                                bounds=[(0, 1 / n)] * n, method="highs")
+    nu_min = -lp.fun
+    assert 0.05 < nu_min < 0.9
+    for nu, zero in ((0.9 * nu_min, True), (nu_min + 0.05, False)):
+        fit = svm.nu_svm_dual(X @ X.T, y, nu)
+        w2 = fit.dual_coef @ (X @ X.T) @ fit.dual_coef
+        assert (w2 <= 1e-12) == zero and (abs(fit.rho) <= 1e-6) == zero
+    # with the Gaussian kernel every labelling is separable, so ν_min = 0
+    assert svm.nu_svm_dual(rbf_kernel(X, gamma=1.0), y, 0.02).rho > 0
+
+
+def test_nu_svm_stops_at_max_iter_and_reprs():
+    X, y = _overlapping(40, 2, 3)
+    fit = svm.nu_svm_dual(X @ X.T, y, 0.5, max_iter=3)
+    assert not fit.converged and fit.n_iter == 3
+    assert np.all((fit.alpha >= 0) & (fit.alpha <= 1 / 40)) and fit.alpha.sum() == pytest.approx(0.5)
+    full = svm.nu_svm_dual(X @ X.T, y, 0.5)
+    assert repr(full).startswith("NuSVMResult(n=40, n_support=") and "0x" not in repr(full)
+    assert svm.nu_svm_dual(X @ X.T, y, 2 * min(np.sum(y == 1), np.sum(y == -1)) / 40).converged  # ν = ν_max
+
+
+@settings(max_examples=25, deadline=None)
+@given(seed=st.integers(0, 10_000), n=st.integers(6, 40), q=st.floats(0.05, 1.0),
+       fit_intercept=st.booleans())
+def test_nu_svm_kkt_and_nu_property_on_random_problems(seed, n, q, fit_intercept):
+    rng = np.random.default_rng(seed)
+    y = np.where(rng.random(n) < 0.5, 1, -1)
+    if np.all(y == y[0]):
+        y[0] = -y[0]
+    X = rng.standard_normal((n, 3)) + 0.7 * y[:, None]
+    K = rbf_kernel(X, gamma=0.5)
+    nu = q * (2 * min(np.sum(y == 1), np.sum(y == -1)) / n if fit_intercept else 1.0)
+    fit = svm.nu_svm_dual(K, y, nu, fit_intercept=fit_intercept)
+    assert fit.converged and fit.max_violation <= 1e-8
+    assert fit.alpha.sum() == pytest.approx(nu, abs=1e-12)
+    if fit_intercept:
+        assert fit.alpha[y == 1].sum() == pytest.approx(nu / 2, abs=1e-12)
+    assert np.all((fit.alpha >= 0) & (fit.alpha <= 1 / n))
+    m = y * svm.svm_decision_function(fit, K)
+    w2 = fit.dual_coef @ K @ fit.dual_coef
+    xi = np.maximum(0, fit.rho - m)
+    assert nu * fit.rho == pytest.approx(w2 + xi.mean(), abs=1e-7)  # the identity of the KKT proposition
+    if fit.rho > 1e-6:
+        p = svm.nu_property(fit.alpha, m, fit.rho)
+        assert p.margin_errors <= p.at_bound <= nu + 1e-12 and nu <= p.support + 1e-12
+
+
+@settings(max_examples=30, deadline=None)
+@given(nu=st.one_of(st.floats(max_value=0.0), st.floats(1.0001, 100.0), st.just(np.nan),
+                    st.just(np.inf), st.booleans(), st.text(max_size=3)))
+def test_nu_svm_bad_nu_names_nu(nu):
+    with pytest.raises(ValueError, match="nu must be"):
+        svm.nu_svm_dual(_K, _Y, nu, fit_intercept=False)

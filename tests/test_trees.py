@@ -2,7 +2,8 @@
 import numpy as np
 import pytest
 import scipy.stats
-from sklearn.ensemble import AdaBoostClassifier
+from hypothesis import given, settings, strategies as st
+from sklearn.ensemble import AdaBoostClassifier, GradientBoostingClassifier, GradientBoostingRegressor
 from sklearn.tree import DecisionTreeClassifier, DecisionTreeRegressor
 
 from mlnotes import trees
@@ -333,3 +334,108 @@ def test_prune_of_a_pruned_tree_and_perfect_stump():
     ref = AdaBoostClassifier(estimator=DecisionTreeClassifier(max_depth=1), n_estimators=5).fit(Xs, [-1, -1, 1, 1])
     assert len(ref.estimators_) == 1
     np.testing.assert_array_equal(res.predict(Xs), [-1, -1, 1, 1])
+
+
+# ------------------------------------------------------------------ gradient boosting
+def _gb_sklearn(loss, M, nu, depth, leaf):
+    # (scikit-learn 1.9 deprecates `criterion`: its boosting trees always use squared error)
+    cls = GradientBoostingRegressor if loss == "squared_error" else GradientBoostingClassifier
+    return cls(n_estimators=M, learning_rate=nu, max_depth=depth, min_samples_leaf=leaf,
+               subsample=1.0, random_state=0)
+
+
+@pytest.mark.parametrize("n, d, seed", SIZES)
+@pytest.mark.parametrize("nu, depth", [(0.1, 3), (1.0, 1), (0.5, 4)])
+def test_gradient_boosting_regression_matches_sklearn(n, d, seed, nu, depth):
+    X, _, r, _, Xt = _data(n, d, seed)
+    ours = trees.gradient_boosting(X, r, 30, nu, depth, min_samples_leaf=5)
+    ref = _gb_sklearn("squared_error", 30, nu, depth, 5).fit(X, r)
+    assert ours.init == pytest.approx(r.mean(), abs=1e-14) == ref.init_.constant_[0, 0]
+    # same partitions and leaf means, so only the order of floating-point sums differs
+    staged = np.array(list(ref.staged_predict(Xt)))
+    np.testing.assert_allclose(ours.staged_decision_function(Xt), staged, atol=1e-10)
+    np.testing.assert_allclose(2 * ours.train_loss[1:], ref.train_score_, rtol=1e-10)  # sklearn: MSE
+
+
+@pytest.mark.parametrize("n, d, seed", SIZES)
+@pytest.mark.parametrize("nu, depth", [(0.1, 3), (1.0, 2)])
+def test_gradient_boosting_log_loss_matches_sklearn(n, d, seed, nu, depth):
+    X, y, _, _, Xt = _data(n, d, seed)
+    y = (y > 0).astype(int)
+    ours = trees.gradient_boosting(X, y, 30, nu, depth, loss="log_loss", min_samples_leaf=5)
+    ref = _gb_sklearn("log_loss", 30, nu, depth, 5).fit(X, y)
+    assert ours.init == pytest.approx(np.log(y.mean() / (1 - y.mean())), abs=1e-14)
+    staged = np.array(list(ref.staged_decision_function(Xt)))[:, :, 0]
+    np.testing.assert_allclose(ours.staged_decision_function(Xt), staged, atol=1e-9)
+    np.testing.assert_allclose(2 * ours.train_loss[1:], ref.train_score_, rtol=1e-10)  # deviance
+    np.testing.assert_array_equal(ours.predict(Xt), ref.predict(Xt))
+
+
+def test_gradient_boosting_with_one_point_leaves_agrees_on_the_training_data():
+    # leaves of one point: a node of two points is split equally well by every feature, and
+    # scikit-learn breaks such ties in a random feature order, we by the first feature. The
+    # training points are partitioned alike (same training loss); test points may differ.
+    X, _, r, _, _ = _data(150, 3, 1)
+    ours = trees.gradient_boosting(X, r, 40, 0.3, 4)
+    ref = _gb_sklearn("squared_error", 40, 0.3, 4, 1).fit(X, r)
+    np.testing.assert_allclose(2 * ours.train_loss[1:], ref.train_score_, rtol=1e-9)
+    np.testing.assert_allclose(ours.predict(X), ref.predict(X), atol=1e-10)
+
+
+@pytest.mark.parametrize("nu", [0.1, 1.0, 1.9])
+def test_gradient_boosting_squared_loss_decrease_identity(nu):
+    # L(F + nu h) = L(F) - (nu - nu^2/2) mean(h^2), because the tree's leaf means make r.h = h.h
+    X, _, r, _, _ = _data(150, 3, 2)
+    res = trees.gradient_boosting(X, r, 25, nu, 2)
+    H = np.stack([h.predict(X) for h in res.trees])
+    np.testing.assert_allclose(-np.diff(res.train_loss), (nu - nu**2 / 2) * np.mean(H**2, axis=1),
+                               rtol=1e-9, atol=1e-14)
+    F = res.staged_decision_function(X)
+    np.testing.assert_allclose(F.mean(axis=1), r.mean(), atol=1e-12)   # residuals keep mean 0
+    np.testing.assert_allclose(res.predict(X), F[-1])
+
+
+X_GB, _, R_GB, _, _ = _data(30, 2, 0)
+GB_BAD_INPUTS = [
+    (dict(X=X_GB[:, 0]), "X"),
+    (dict(X=np.where(np.eye(30, 2) > 0, np.nan, X_GB)), "X"),
+    (dict(y=R_GB[:-1]), "y"),
+    (dict(y=np.r_[np.inf, R_GB[1:]]), "y"),
+    (dict(y=np.arange(30) % 3, loss="log_loss"), "y"),
+    (dict(y=np.ones(30), loss="log_loss"), "y"),
+    (dict(n_estimators=0), "n_estimators"),
+    (dict(n_estimators=2.0), "n_estimators"),
+    (dict(learning_rate=0.0), "learning_rate"),
+    (dict(learning_rate=np.nan), "learning_rate"),
+    (dict(max_depth=0), "max_depth"),
+    (dict(loss="exponential"), "loss"),
+    (dict(min_samples_leaf=0), "min_samples_leaf"),
+]
+
+
+@pytest.mark.parametrize("bad, name", GB_BAD_INPUTS, ids=[n for _, n in GB_BAD_INPUTS])
+def test_bad_inputs_gradient_boosting(bad, name):
+    args = dict(X=X_GB, y=R_GB, n_estimators=3, learning_rate=0.1, max_depth=2) | bad
+    with pytest.raises(ValueError, match=name):
+        trees.gradient_boosting(**args)
+    res = trees.gradient_boosting(X_GB, R_GB, 2, 0.5, 1)
+    assert repr(res) == "GradientBoostingResult(loss='squared_error', rounds=2, learning_rate=0.5)"
+
+
+@settings(max_examples=25, deadline=None)
+@given(seed=st.integers(0, 10_000), n=st.integers(5, 60), nu=st.floats(0.01, 1.99),
+       depth=st.integers(1, 3))
+def test_gradient_boosting_squared_loss_never_increases(seed, n, nu, depth):
+    """For 0 < nu < 2 each round lowers the squared training loss by (nu - nu²/2) mean(h²) ≥ 0."""
+    rng = np.random.default_rng(seed)
+    X, y = rng.standard_normal((n, 2)), rng.standard_normal(n)
+    res = trees.gradient_boosting(X, y, 8, nu, depth)
+    assert np.all(np.diff(res.train_loss) <= 1e-12 * (1 + res.train_loss[0]))
+    assert res.train_loss[0] == pytest.approx(0.5 * np.var(y), rel=1e-12, abs=1e-15)
+
+
+@settings(max_examples=25, deadline=None)
+@given(nu=st.one_of(st.floats(max_value=0.0), st.just(np.inf), st.just(np.nan)))
+def test_gradient_boosting_rejects_every_nonpositive_learning_rate(nu):
+    with pytest.raises(ValueError, match="learning_rate"):
+        trees.gradient_boosting(X_GB, R_GB, 2, nu, 1)

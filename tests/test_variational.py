@@ -1,8 +1,12 @@
 """Tests for mlnotes.variational (chapter 21)."""
 import numpy as np
 import pytest
+import scipy.integrate
+import scipy.optimize
 import scipy.special
 import scipy.stats
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from mlnotes import variational as v
 
@@ -178,3 +182,238 @@ def test_bad_inputs():
         v.bbvi_gaussian(grad_log_joint, 0.0, 1.0, 5, 10, 0)
     with pytest.raises(ValueError, match="lr"):
         v.bbvi_gaussian(grad_log_joint, 0.0, 1.0, 5, 10, np.random.default_rng(0), lr=-1.0)
+
+
+# ------------------------------------------------------------------ Gaussian KL
+def _spd(rng, d):
+    A = rng.standard_normal((d, d))
+    return A @ A.T + 0.5 * np.eye(d)
+
+
+@pytest.mark.parametrize("d, seed", [(1, 0), (3, 1), (6, 2)])
+def test_gaussian_kl_matches_an_independent_formula_and_monte_carlo(d, seed):
+    rng = np.random.default_rng(seed)
+    m1, m2, S1, S2 = rng.standard_normal(d), rng.standard_normal(d), _spd(rng, d), _spd(rng, d)
+    P2 = np.linalg.inv(S2)
+    ref = 0.5 * (np.trace(P2 @ S1) + (m2 - m1) @ P2 @ (m2 - m1) - d
+                 + np.linalg.slogdet(S2)[1] - np.linalg.slogdet(S1)[1])
+    assert v.gaussian_kl(m1, S1, m2, S2) == pytest.approx(ref, rel=1e-10)
+    # Monte Carlo E_p[log p - log q] with scipy's densities, within 4 standard errors
+    p, q = scipy.stats.multivariate_normal(m1, S1), scipy.stats.multivariate_normal(m2, S2)
+    z = p.rvs(100_000, random_state=seed).reshape(-1, d)
+    terms = p.logpdf(z) - q.logpdf(z)
+    assert abs(terms.mean() - ref) < 4 * terms.std() / np.sqrt(terms.size)
+    assert v.gaussian_kl(m1, S1, m1, S1) == pytest.approx(0.0, abs=1e-12)
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.integers(1, 4), st.integers(0, 2**31 - 1))
+def test_gaussian_kl_is_non_negative_and_zero_only_at_equality(d, seed):
+    rng = np.random.default_rng(seed)
+    m1, m2, S1, S2 = rng.standard_normal(d), rng.standard_normal(d), _spd(rng, d), _spd(rng, d)
+    assert v.gaussian_kl(m1, S1, m2, S2) > 0
+    assert abs(v.gaussian_kl(m2, S2, m2, S2)) < 1e-10
+
+
+# ------------------------------------------------------------------ mean-field CAVI
+def _regression(seed, N=25, d=3):
+    rng = np.random.default_rng(seed)
+    X = rng.standard_normal((N, d))
+    return X, X @ rng.standard_normal(d) + 0.6 * rng.standard_normal(N)
+
+
+@pytest.mark.parametrize("seed", [0, 1, 2])
+def test_linear_regression_elbo_matches_monte_carlo(seed):
+    X, y = _regression(seed)
+    lam, a, b = 0.5, 2.0, 1.5
+    rng = np.random.default_rng(seed)
+    mu, S, shape, rate = rng.standard_normal(3), _spd(rng, 3) / 4, 3.0, 2.0
+    W = scipy.stats.multivariate_normal(mu, S).rvs(200_000, random_state=seed)
+    alpha = scipy.stats.gamma(shape, scale=1 / rate).rvs(200_000, random_state=seed + 1)
+    log_joint = (scipy.stats.norm.logpdf(y, W @ X.T, 1 / np.sqrt(alpha)[:, None]).sum(axis=1)
+                 + scipy.stats.multivariate_normal(np.zeros(3), np.eye(3) / lam).logpdf(W)
+                 + scipy.stats.gamma(a, scale=1 / b).logpdf(alpha))
+    log_q = scipy.stats.multivariate_normal(mu, S).logpdf(W) + scipy.stats.gamma(shape, scale=1 / rate).logpdf(alpha)
+    terms = log_joint - log_q
+    est = v.linear_regression_elbo(X, y, lam, a, b, mu, S, shape, rate)
+    assert abs(terms.mean() - est) < 4 * terms.std() / np.sqrt(terms.size)
+
+
+@pytest.mark.parametrize("seed", [0, 1, 2])
+def test_cavi_reaches_the_fixed_point_and_stays_below_the_evidence(seed):
+    X, y = _regression(seed)
+    (N, d), lam, a, b = X.shape, 1.0, 2.0, 1.0
+    mu, Sigma, shape, rate, F = v.cavi_linear_regression(X, y, lam, a, b, n_iter=40)
+    assert F.shape == (80,) and np.all(np.diff(F) >= -1e-12)        # CAVI never lowers the ELBO
+
+    def gap(e):
+        Sig = np.linalg.inv(lam * np.eye(d) + e * X.T @ X)
+        r = y - X @ (e * Sig @ X.T @ y)
+        return e - (a + N / 2) / (b + 0.5 * (r @ r + np.trace(X @ Sig @ X.T)))
+
+    e = scipy.optimize.brentq(gap, 1e-4, 1e4)
+    Sig = np.linalg.inv(lam * np.eye(d) + e * X.T @ X)
+    np.testing.assert_allclose(shape / rate, e, rtol=1e-9)
+    np.testing.assert_allclose(mu, e * Sig @ X.T @ y, atol=1e-9)
+    np.testing.assert_allclose(Sigma, Sig, atol=1e-9)
+    assert F[-1] == pytest.approx(v.linear_regression_elbo(X, y, lam, a, b, mu, Sigma, shape, rate), abs=1e-10)
+    # log p(y) by quadrature over α: the mean-field ELBO is a strict lower bound
+    def integrand(al):
+        C = np.eye(N) / al + X @ X.T / lam
+        return np.exp(scipy.stats.multivariate_normal(np.zeros(N), C).logpdf(y) - F[-1]
+                      + scipy.stats.gamma(a, scale=1 / b).logpdf(al))
+    log_py = np.log(scipy.integrate.quad(integrand, 0, np.inf)[0]) + F[-1]
+    assert 0 < log_py - F[-1] < 1.0
+
+
+@settings(max_examples=25, deadline=None)
+@given(st.integers(0, 2**31 - 1), st.floats(0.1, 5.0), st.floats(0.5, 5.0), st.floats(0.1, 5.0))
+def test_cavi_elbo_is_monotone_on_random_problems(seed, lam, a, b):
+    X, y = _regression(seed, N=12, d=2)
+    F = v.cavi_linear_regression(X, y, lam, a, b, n_iter=10)[-1]
+    assert np.all(np.diff(F) >= -1e-9 * max(1.0, np.abs(F).max()))
+
+
+# ------------------------------------------------------------------ sleep phase
+W_GEN, MU_GEN, SIG_GEN = np.array([[1.0, 0.8], [0.9, 1.0], [0.5, 0.6]]), np.array([0.5, -1.0, 0.2]), 0.8
+
+
+def test_sleep_gradient_matches_central_differences():
+    rng = np.random.default_rng(0)
+    V, c, ls = rng.standard_normal((2, 3)), rng.standard_normal(2), 0.3 * rng.standard_normal(2)
+    X, Z = rng.standard_normal((50, 3)), rng.standard_normal((50, 2))
+    _, dV, dc, dls = v.sleep_gradient(V, c, ls, X, Z)
+    f = lambda t: v.sleep_gradient(t[:6].reshape(2, 3), t[6:8], t[8:], X, Z)[0]  # noqa: E731
+    t0 = np.r_[V.ravel(), c, ls]
+    num = np.array([(f(t0 + 1e-6 * e) - f(t0 - 1e-6 * e)) / 2e-6 for e in np.eye(10)])
+    np.testing.assert_allclose(np.r_[dV.ravel(), dc, dls], num, atol=1e-7)
+    # the value is the mean log-density of scipy's diagonal Gaussian
+    ref = np.mean([scipy.stats.multivariate_normal(V @ x + c, np.diag(np.exp(2 * ls))).logpdf(z) for x, z in zip(X, Z)])
+    assert v.sleep_gradient(V, c, ls, X, Z)[0] == pytest.approx(ref, rel=1e-12)
+
+
+def test_sleep_phase_converges_to_moment_matching():
+    S_post = np.linalg.inv(np.eye(2) + W_GEN.T @ W_GEN / SIG_GEN**2)
+    A = S_post @ W_GEN.T / SIG_GEN**2
+    Vp, cp, sp = v.sleep_phase(W_GEN, MU_GEN, SIG_GEN, np.zeros((2, 3)), np.zeros(2), np.ones(2),
+                               2000, 100, np.random.default_rng(1))
+    assert Vp.shape == (2001, 2, 3) and cp.shape == sp.shape == (2001, 2)
+    np.testing.assert_allclose(Vp[-500:].mean(axis=0), A, atol=0.02)      # SGD noise: a few 1e-3
+    np.testing.assert_allclose(cp[-500:].mean(axis=0), -A @ MU_GEN, atol=0.02)
+    np.testing.assert_allclose(sp[-500:].mean(axis=0), np.sqrt(np.diag(S_post)), atol=0.02)
+
+
+# ------------------------------------------------------------------ linear VAE
+def _vae_params(rng, D, k):
+    L = np.tril(rng.standard_normal((k, k)), -1) + np.diag(rng.uniform(0.5, 1.5, k))
+    return (rng.standard_normal((D, k)), rng.standard_normal(D), float(rng.uniform(0.3, 2.0)),
+            rng.standard_normal((k, D)), rng.standard_normal(k), L)
+
+
+@pytest.mark.parametrize("n, D, k, seed", [(20, 3, 1, 0), (40, 5, 2, 1), (30, 4, 3, 2)])
+def test_linear_vae_elbo_equals_the_linear_gaussian_elbo_and_has_the_right_gradient(n, D, k, seed):
+    from mlnotes import generative
+    from mlnotes.nn import gradient_check
+    rng = np.random.default_rng(seed)
+    X = rng.standard_normal((n, D))
+    W, b, psi, V, c, L = _vae_params(rng, D, k)
+    F, grads = v.linear_vae_elbo(X, W, b, psi, V, c, L)
+    ref = np.mean([generative.elbo_linear_gaussian(x, W, b, np.sqrt(psi), V @ x + c, L @ L.T) for x in X])
+    assert F == pytest.approx(ref, rel=1e-12)
+    params = [W, b, np.array([psi]), V, c, L]
+    for j in range(6):
+        def f(val, j=j):
+            p = [*params[:j], val, *params[j + 1:]]
+            return v.linear_vae_elbo(X, p[0], p[1], float(p[2][0]), p[3], p[4], np.tril(p[5]))[0]
+        g = np.array([grads[j]]) if j == 2 else grads[j]
+        assert gradient_check(f, params[j].astype(float).copy(), g) < 1e-6
+
+
+def test_linear_vae_elbo_is_the_ppca_log_likelihood_at_the_ppca_solution():
+    from mlnotes import latent
+    rng = np.random.default_rng(3)
+    X = rng.standard_normal((200, 2)) @ rng.standard_normal((4, 2)).T + 0.5 * rng.standard_normal((200, 4))
+    res = latent.ppca_ml(X, 2)
+    cov = np.linalg.inv(np.eye(2) + res.W.T @ res.W / res.sigma2)       # exact posterior of PPCA
+    V = cov @ res.W.T / res.sigma2
+    F, grads = v.linear_vae_elbo(X, res.W, res.mean, res.sigma2, V, -V @ res.mean, np.linalg.cholesky(cov))
+    assert F == pytest.approx(res.loglik, abs=1e-10)
+    assert max(np.abs(g).max() for g in grads) < 1e-8                    # a stationary point
+
+
+# ------------------------------------------------------------------ regressions on fantasies
+def test_fantasy_regression_matches_sklearn_polynomial_least_squares():
+    from sklearn.linear_model import LinearRegression
+    from sklearn.preprocessing import PolynomialFeatures
+    rng = np.random.default_rng(4)
+    Xs, Ts, Xn = rng.standard_normal((300, 3)), rng.standard_normal((300, 2)), rng.standard_normal((7, 3))
+    poly = PolynomialFeatures(2)
+    ref = LinearRegression(fit_intercept=False).fit(poly.fit_transform(Xs), Ts).predict(poly.transform(Xn))
+    np.testing.assert_allclose(v.fantasy_regression(Xs, Ts, Xn), ref, atol=1e-10)
+
+
+@settings(max_examples=30, deadline=None)
+@given(st.integers(1, 3), st.integers(0, 2**31 - 1))
+def test_fantasy_regression_is_exact_for_quadratic_targets(D, seed):
+    rng = np.random.default_rng(seed)
+    Xs, Xn = rng.standard_normal((40, D)), rng.standard_normal((5, D))
+    Q, w, c0 = rng.standard_normal((D, D)), rng.standard_normal(D), rng.standard_normal()
+    target = lambda X: (np.einsum("ni,ij,nj->n", X, Q, X) + X @ w + c0)[:, None]  # noqa: E731
+    np.testing.assert_allclose(v.fantasy_regression(Xs, target(Xs), Xn), target(Xn), atol=1e-8)
+
+
+# ------------------------------------------------------------------ bad inputs of the new functions
+_I2, _X = np.eye(2), np.zeros((30, 3))
+BAD_INPUTS = [
+    (lambda: v.gaussian_kl([0.0, 0.0], _I2, [0.0], _I2), "m2"),
+    (lambda: v.gaussian_kl([0.0, 0.0], -_I2, [0.0, 0.0], _I2), "S1"),
+    (lambda: v.gaussian_kl([0.0, 0.0], _I2, [0.0, 0.0], [[1.0, 2.0], [0.0, 1.0]]), "S2"),
+    (lambda: v.gaussian_kl([np.nan, 0.0], _I2, [0.0, 0.0], _I2), "m1"),
+    (lambda: v.linear_regression_elbo(np.ones((5, 2)), np.ones(4), 1.0, 1.0, 1.0, np.zeros(2), _I2, 1.0, 1.0), "y"),
+    (lambda: v.linear_regression_elbo(np.ones((5, 2)), np.ones(5), 0.0, 1.0, 1.0, np.zeros(2), _I2, 1.0, 1.0), "lam"),
+    (lambda: v.linear_regression_elbo(np.ones((5, 2)), np.ones(5), 1.0, 1.0, 1.0, np.zeros(2), -_I2, 1.0, 1.0), "Sigma"),
+    (lambda: v.linear_regression_elbo(np.ones((5, 2)), np.ones(5), 1.0, 1.0, 1.0, np.zeros(3), _I2, 1.0, 1.0), "mu"),
+    (lambda: v.linear_regression_elbo(np.ones((5, 2)), np.ones(5), 1.0, 1.0, 1.0, np.zeros(2), _I2, -1.0, 1.0), "shape"),
+    (lambda: v.cavi_linear_regression(np.ones((5, 2)), np.ones(5), 1.0, -2.0, 1.0), "a"),
+    (lambda: v.cavi_linear_regression(np.ones((5, 2)), np.ones(5), 1.0, 2.0, 1.0, n_iter=0), "n_iter"),
+    (lambda: v.sleep_gradient(np.zeros((2, 3)), np.zeros(2), np.zeros(3), _X, np.zeros((30, 2))), "log_s"),
+    (lambda: v.sleep_gradient(np.zeros((2, 3)), np.zeros(2), np.zeros(2), _X, np.zeros((29, 2))), "Z"),
+    (lambda: v.sleep_gradient(np.zeros((2, 3)), np.zeros(3), np.zeros(2), _X, np.zeros((30, 2))), "c"),
+    (lambda: v.sleep_phase(W_GEN, MU_GEN, 0.0, np.zeros((2, 3)), np.zeros(2), np.ones(2), 5, 5,
+                           np.random.default_rng(0)), "sigma"),
+    (lambda: v.sleep_phase(W_GEN, MU_GEN, 1.0, np.zeros((3, 2)), np.zeros(3), np.ones(3), 5, 5,
+                           np.random.default_rng(0)), "V"),
+    (lambda: v.sleep_phase(W_GEN, MU_GEN, 1.0, np.zeros((2, 3)), np.zeros(2), -np.ones(2), 5, 5,
+                           np.random.default_rng(0)), "s must be positive"),
+    (lambda: v.sleep_phase(W_GEN, MU_GEN, 1.0, np.zeros((2, 3)), np.zeros(2), np.ones(2), 5, 0,
+                           np.random.default_rng(0)), "batch"),
+    (lambda: v.sleep_phase(W_GEN, MU_GEN, 1.0, np.zeros((2, 3)), np.zeros(2), np.ones(2), 5, 5, 0), "rng"),
+    (lambda: v.linear_vae_elbo(_X, np.zeros((2, 2)), np.zeros(3), 1.0, np.zeros((2, 3)), np.zeros(2), _I2), "W"),
+    (lambda: v.linear_vae_elbo(_X, np.zeros((3, 2)), np.zeros(3), 0.0, np.zeros((2, 3)), np.zeros(2), _I2), "psi"),
+    (lambda: v.linear_vae_elbo(_X, np.zeros((3, 2)), np.zeros(3), 1.0, np.zeros((2, 3)), np.zeros(2),
+                               np.ones((2, 2))), "L must be lower triangular"),
+    (lambda: v.linear_vae_elbo(_X, np.zeros((3, 2)), np.zeros(3), 1.0, np.zeros((2, 2)), np.zeros(2), _I2), "V"),
+    (lambda: v.linear_vae_elbo(_X, np.zeros((3, 2)), np.zeros(2), 1.0, np.zeros((2, 3)), np.zeros(2), _I2), "b"),
+    (lambda: v.fantasy_regression(np.ones((5, 3)), np.ones((5, 1)), np.ones((2, 3))), "X_s must have at least"),
+    (lambda: v.fantasy_regression(np.ones((30, 3)), np.ones((29, 1)), np.ones((2, 3))), "T_s"),
+    (lambda: v.fantasy_regression(np.ones((30, 3)), np.ones((30, 1)), np.ones((2, 2))), "X_new"),
+    (lambda: v.fantasy_regression(np.ones((30, 3)), np.ones((30, 1)), np.ones((2, 3))), "linearly dependent"),
+]
+
+
+@pytest.mark.parametrize("call, match", BAD_INPUTS, ids=[m for _, m in BAD_INPUTS])
+def test_bad_inputs_of_the_new_functions(call, match):
+    with pytest.raises(ValueError, match=match):
+        call()
+
+
+@settings(max_examples=30, deadline=None)
+@given(st.sampled_from([np.nan, np.inf, -np.inf]), st.integers(0, 3))
+def test_non_finite_values_always_raise_naming_the_argument(bad, where):
+    V, c, ls, X, Z = np.zeros((2, 3)), np.zeros(2), np.zeros(2), np.ones((10, 3)), np.ones((10, 2))
+    args = [V, c, ls, X, Z]
+    names = ["V", "c", "log_s", "X"]
+    args[where] = args[where].copy()
+    args[where].flat[0] = bad
+    with pytest.raises(ValueError, match=names[where]):
+        v.sleep_gradient(*args)

@@ -50,6 +50,17 @@ def square(A, name, symmetric=False):
     return A
 
 
+def spd(S, k, name):
+    """``S`` as a symmetric positive definite (k, k) matrix, with its Cholesky factor."""
+    S = square(S, name, symmetric=True)
+    if S.shape != (k, k):
+        raise ValueError(f"{name} must have shape ({k}, {k}), got {S.shape}")
+    try:
+        return S, np.linalg.cholesky(S)
+    except np.linalg.LinAlgError:
+        raise ValueError(f"{name} must be positive definite") from None
+
+
 def number(value, name):
     """``value`` as a finite Python float (bools are rejected)."""
     ok = isinstance(value, (int, float, np.integer, np.floating)) and not isinstance(value, (bool, np.bool_))

@@ -3,16 +3,24 @@
 Conventions. Data points are the rows of ``X`` (shape ``(n, d)``); there are ``k``
 clusters or mixture components, indexed ``0, ..., k-1``. Centres and means are the rows
 of a ``(k, d)`` array, covariances a ``(k, d, d)`` array. Logarithms are natural.
+Sections 18.5-18.7 add generalised EM (:func:`gem_step`), EM for mixtures of
+exponential-family components (:func:`em_exponential_family`, :func:`poisson_mixture_em`)
+and MAP estimation of a Gaussian mixture under a conjugate prior (:func:`gmm_map_em`).
 """
+from collections.abc import Mapping
 from dataclasses import dataclass
+from typing import Callable
 
 import numpy as np
+from scipy.special import gammaln, multigammaln, xlogy
 
 from mlnotes import _validate as check
 
 __all__ = [
     "KMeansResult", "kmeans_assign", "kmeans_inertia", "kmeans",
     "GMMResult", "gmm_log_joint", "gmm_e_step", "gmm_m_step", "gmm_log_likelihood", "gmm_em",
+    "gem_step", "MixtureEMResult", "EXP_FAMILIES", "em_exponential_family", "poisson_mixture_em",
+    "GMMMAPResult", "gmm_map_em",
 ]
 
 
@@ -280,7 +288,11 @@ def gmm_e_step(X, means, covs, weights):
     ValueError
         As :func:`gmm_log_joint`.
     """
-    log_joint = gmm_log_joint(X, means, covs, weights)
+    return _normalise(gmm_log_joint(X, means, covs, weights))
+
+
+def _normalise(log_joint):
+    """Responsibilities and total log-likelihood from a (n, k) matrix of log joint probabilities."""
     top = log_joint.max(axis=1, keepdims=True)
     log_px = top[:, 0] + np.log(np.exp(log_joint - top).sum(axis=1))
     return np.exp(log_joint - log_px[:, None]), float(log_px.sum())
@@ -368,3 +380,386 @@ def gmm_em(X, means, covs, weights, max_iter=100, tol=0.0):
             converged = True
             break
     return GMMResult(means, covs, weights, resp, np.array(history), n_iter, converged)
+
+
+# ------------------------------------------------------------------- generalised EM
+
+def gem_step(X, means, covs, weights, lr=1.0):
+    """One generalised EM step for the means of a Gaussian mixture: a gradient step on Q.
+
+    The E-step gives responsibilities ``rᵢⱼ`` at the current parameters. In each mean,
+    ``Q(θ | θ⁽ᵗ⁾) = −½ Σᵢ rᵢⱼ (xᵢ − μⱼ)ᵀ Σⱼ⁻¹ (xᵢ − μⱼ) + const`` is a concave quadratic with
+    gradient ``gⱼ = Σⱼ⁻¹ Σᵢ rᵢⱼ (xᵢ − μⱼ)`` (equal to ``∇_μⱼ log p(X | θ)`` by Fisher's
+    identity) and Hessian ``−Nⱼ Σⱼ⁻¹``. Instead of maximising, the step moves each mean to
+    ``μⱼ + ηⱼ gⱼ`` with ``ηⱼ = lr / (Nⱼ λ_max(Σⱼ⁻¹))``; for ``0 < lr < 2`` this raises ``Q``
+    whenever some ``gⱼ ≠ 0``, so the log-likelihood does not decrease. Weights and
+    covariances are left as they are.
+
+    Parameters
+    ----------
+    X : array_like, shape (n, d)
+    means, covs, weights
+        Current parameters, as in :func:`gmm_log_joint`.
+    lr : float
+        Step size relative to the curvature of ``Q``, in the open interval (0, 2).
+
+    Returns
+    -------
+    means : ndarray, shape (k, d)
+        The means after the step.
+    log_likelihood : float
+        ``log p(X | θ)`` at the parameters passed in (computed by the E-step).
+
+    Raises
+    ------
+    ValueError
+        On malformed parameters, or ``lr`` outside (0, 2).
+    """
+    X, means, covs, weights = _mixture(X, means, covs, weights)
+    lr = check.positive(lr, "lr")
+    if lr >= 2:
+        raise ValueError(f"lr must lie in (0, 2) for the step to raise Q, got {lr!r}")
+    resp, loglik = gmm_e_step(X, means, covs, weights)
+    N = resp.sum(axis=0)
+    grad = np.linalg.solve(covs, (resp.T @ X - N[:, None] * means)[:, :, None])[:, :, 0]
+    curvature = N / np.linalg.eigvalsh(covs)[:, 0]               # Nⱼ λ_max(Σⱼ⁻¹)
+    step = np.divide(lr, curvature, out=np.zeros_like(N), where=curvature > 0)
+    return means + step[:, None] * grad, loglik
+
+
+# ------------------------------------------------- mixtures of exponential families
+
+@dataclass(frozen=True, repr=False)
+class ExpFamily:
+    """A one-dimensional exponential family ``p(x | η) = h(x) exp(ηᵀT(x) − A(η))``.
+
+    Parametrised by its mean parameters ``m = E T(x) = ∇A(η)``. Each function acts
+    elementwise on arrays: ``stats`` maps x of any shape to ``T(x)`` with a trailing axis of
+    length ``n_stats``; ``natural`` maps mean parameters (trailing axis ``n_stats``) to
+    natural ones; ``log_partition`` maps those to ``A(η)`` (trailing axis removed);
+    ``valid_mean`` says whether mean parameters lie inside the mean space.
+    """
+
+    name: str
+    n_stats: int
+    support: str
+    in_support: Callable
+    stats: Callable
+    log_base: Callable
+    natural: Callable
+    log_partition: Callable
+    valid_mean: Callable
+
+    def __repr__(self):
+        return f"ExpFamily({self.name!r}, n_stats={self.n_stats}, support={self.support!r})"
+
+
+def _normal_natural(m):
+    var = m[..., 1] - m[..., 0] ** 2
+    return np.stack([m[..., 0] / var, -0.5 / var], axis=-1)
+
+
+EXP_FAMILIES = {f.name: f for f in [
+    ExpFamily("poisson", 1, "non-negative integers", lambda x: (x >= 0) & (x == np.floor(x)),
+              lambda x: x[..., None], lambda x: -gammaln(x + 1), np.log,
+              lambda eta: np.exp(eta[..., 0]), lambda m: m[..., 0] > 0),
+    ExpFamily("bernoulli", 1, "the values 0 and 1", lambda x: (x == 0) | (x == 1),
+              lambda x: x[..., None], np.zeros_like, lambda m: np.log(m) - np.log1p(-m),
+              lambda eta: np.logaddexp(0.0, eta[..., 0]), lambda m: (m[..., 0] > 0) & (m[..., 0] < 1)),
+    ExpFamily("exponential", 1, "positive numbers", lambda x: x > 0,
+              lambda x: x[..., None], np.zeros_like, lambda m: -1.0 / m,
+              lambda eta: -np.log(-eta[..., 0]), lambda m: m[..., 0] > 0),
+    ExpFamily("normal", 2, "real numbers", np.isfinite,
+              lambda x: np.stack([x, x**2], axis=-1), lambda x: np.full_like(x, -0.5 * np.log(2 * np.pi)),
+              _normal_natural, lambda eta: -eta[..., 0] ** 2 / (4 * eta[..., 1]) - 0.5 * np.log(-2 * eta[..., 1]),
+              lambda m: m[..., 1] - m[..., 0] ** 2 > 0),
+]}
+
+
+@dataclass(frozen=True, repr=False)
+class MixtureEMResult:
+    """Outcome of EM for a mixture whose components come from one exponential family.
+
+    Attributes
+    ----------
+    family : str
+    weights : ndarray, shape (k,)
+    params : ndarray
+        The final component parameters: rates, shape (k,), for :func:`poisson_mixture_em`;
+        mean parameters ``E T(x)`` in the shape of ``init`` for :func:`em_exponential_family`.
+    resp : ndarray, shape (n, k)
+        Responsibilities under the final parameters.
+    log_likelihood : ndarray, shape (n_iter + 1,)
+        Total log-likelihood at the initial parameters and after each EM step.
+    n_iter : int
+    converged : bool
+        Whether the gain in mean log-likelihood fell below ``tol``.
+    """
+
+    family: str
+    weights: np.ndarray
+    params: np.ndarray
+    resp: np.ndarray
+    log_likelihood: np.ndarray
+    n_iter: int
+    converged: bool
+
+    def __repr__(self):
+        return (f"MixtureEMResult(family={self.family!r}, k={self.weights.size}, "
+                f"log_likelihood={self.log_likelihood[-1]:.6g}, n_iter={self.n_iter}, "
+                f"converged={self.converged})")
+
+
+def _pair(init, what):
+    if not (isinstance(init, (tuple, list)) and len(init) == 2):
+        raise ValueError(f"init must be a pair (weights, {what})")
+    weights = check.probabilities(check.vector(init[0], None, "init weights"), "init weights")
+    return weights, check.finite(init[1], f"init {what}")
+
+
+def _em_loop(e_step, m_step, params, weights, n, max_iter, tol):
+    """Alternate E- and M-steps from (weights, params); the common loop of the mixture EMs."""
+    max_iter, tol = check.count(max_iter, "max_iter"), check.nonnegative(tol, "tol")
+    resp, loglik = e_step(weights, params)
+    history, converged = [loglik], False
+    for n_iter in range(1, max_iter + 1):
+        N = resp.sum(axis=0)
+        if np.any(N <= 0):
+            raise ValueError("a component lost all responsibility (its total N_j is 0)")
+        weights, params = N / n, m_step(resp, N)
+        resp, loglik = e_step(weights, params)
+        history.append(loglik)
+        if tol > 0 and (history[-1] - history[-2]) / n < tol:
+            converged = True
+            break
+    return weights, params, resp, np.array(history), n_iter, converged
+
+
+def em_exponential_family(x, family, init, max_iter=100, tol=0.0):
+    """EM for a mixture whose components are products, over the coordinates, of one exponential family.
+
+    Component ``j`` has density ``Π_c h(x_c) exp(η_jcᵀ T(x_c) − A(η_jc))``. The algorithm
+    works with the mean parameters ``m_jc = E_j T(x_c) = ∇A(η_jc)``. The E-step computes the
+    responsibilities ``rᵢⱼ``, hence the expected sufficient statistics ``Σᵢ rᵢⱼ`` and
+    ``Σᵢ rᵢⱼ T(xᵢ)``; the M-step sets ``πⱼ = Nⱼ / n`` and matches moments,
+    ``m_jc = Σᵢ rᵢⱼ T(x_ic) / Nⱼ``, which maximises ``Q`` because ``A`` is convex.
+
+    Parameters
+    ----------
+    x : array_like, shape (n,) or (n, d)
+    family : {"poisson", "bernoulli", "exponential", "normal"}
+        See :data:`EXP_FAMILIES`. ``T(x) = x`` for the first three (mean parameter: the rate,
+        the probability of 1, the mean); ``T(x) = (x, x²)`` for "normal", whose mean
+        parameters are ``(μ, μ² + σ²)``, so that the components have diagonal covariances.
+    init : tuple (weights, params)
+        Initial weights, shape (k,), and mean parameters, shape (k, d, s) with ``s`` the
+        number of statistics; (k, d·s) is accepted when ``d`` or ``s`` is 1, and (k,) when both are.
+    max_iter : int
+        Maximum number of EM steps (>= 1).
+    tol : float
+        Stopping threshold on the gain in mean log-likelihood (>= 0; 0 runs all steps).
+
+    Returns
+    -------
+    MixtureEMResult
+        ``params`` in the shape of ``init``.
+
+    Raises
+    ------
+    ValueError
+        On an unknown ``family``, data outside its support, malformed ``init``, or a
+        component that reaches the boundary of the mean space (e.g. a variance of 0).
+    """
+    fam = EXP_FAMILIES[check.choice(family, tuple(EXP_FAMILIES), "family")]
+    x = np.asarray(x, dtype=float)
+    X = check.matrix(x[:, None] if x.ndim == 1 else x, "x")
+    if not np.all(fam.in_support(X)):
+        raise ValueError(f"x must contain only {fam.support} for the {family} family")
+    (n, d), s = X.shape, fam.n_stats
+    weights, params = _pair(init, "params")
+    k, shape = weights.size, params.shape
+    if shape not in {(k, d, s)} | ({(k, d * s)} if min(d, s) == 1 else set()) | ({(k,)} if d * s == 1 else set()):
+        raise ValueError(f"init params must have shape ({k}, {d}, {s}), got {shape}")
+    params = params.reshape(k, d, s)
+    if not np.all(fam.valid_mean(params)):
+        raise ValueError(f"init params must be mean parameters of the {family} family")
+    T, log_h = fam.stats(X), fam.log_base(X).sum(axis=1)
+
+    def e_step(weights, m):
+        eta = fam.natural(m)
+        with np.errstate(divide="ignore"):
+            log_joint = (np.log(weights) + log_h[:, None] + np.einsum("ncs,kcs->nk", T, eta)
+                         - fam.log_partition(eta).sum(axis=1))
+        return _normalise(log_joint)
+
+    def m_step(resp, N):
+        m = np.einsum("nk,ncs->kcs", resp, T) / N[:, None, None]
+        if not np.all(fam.valid_mean(m)):
+            raise ValueError(f"a component reached the boundary of the {family} family's mean space")
+        return m
+
+    weights, params, resp, history, n_iter, converged = _em_loop(e_step, m_step, params, weights, n, max_iter, tol)
+    return MixtureEMResult(family, weights, params.reshape(shape), resp, history, n_iter, converged)
+
+
+def poisson_mixture_em(x, init, max_iter=100, tol=0.0):
+    """EM for a mixture of Poisson distributions, ``p(x) = Σⱼ πⱼ λⱼˣ e^{−λⱼ} / x!``.
+
+    E-step: ``rᵢⱼ ∝ πⱼ λⱼ^{xᵢ} e^{−λⱼ}``. M-step: ``πⱼ = Nⱼ / n`` and
+    ``λⱼ = Σᵢ rᵢⱼ xᵢ / Nⱼ``, the responsibility-weighted mean (moment matching for ``T(x) = x``).
+
+    Parameters
+    ----------
+    x : array_like, shape (n,)
+        Counts (non-negative integers).
+    init : tuple (weights, rates)
+        Initial weights and rates, each of shape (k,); rates > 0.
+    max_iter : int
+        Maximum number of EM steps (>= 1).
+    tol : float
+        Stopping threshold on the gain in mean log-likelihood (>= 0; 0 runs all steps).
+
+    Returns
+    -------
+    MixtureEMResult
+        ``params`` holds the rates.
+
+    Raises
+    ------
+    ValueError
+        If ``x`` is not a vector of counts or ``init`` is malformed.
+
+    Notes
+    -----
+    A component that is responsible only for zero counts gets the rate 0, the point mass at
+    0 (Poisson(λ) tends to it as λ → 0). The likelihood stays finite there, so this is a
+    legitimate fixed point, and the E-step handles it with ``0 log 0 = 0``.
+    """
+    x = check.vector(x, None, "x")
+    if np.any(x < 0) or np.any(x != np.floor(x)):
+        raise ValueError("x must contain non-negative integers (counts)")
+    weights, rates = _pair(init, "rates")
+    if rates.shape != weights.shape or np.any(rates <= 0):
+        raise ValueError(f"init rates must be {weights.size} positive numbers, got {rates!r}")
+    log_fact = gammaln(x + 1)
+
+    def e_step(weights, rates):
+        # xlogy: x log λ with 0 log 0 = 0, so a rate of 0 (the point mass at 0) is allowed
+        with np.errstate(divide="ignore"):
+            return _normalise(np.log(weights) + xlogy(x[:, None], rates) - rates - log_fact[:, None])
+
+    def m_step(resp, N):
+        return resp.T @ x / N      # 0 for a component responsible only for zero counts
+
+    weights, rates, resp, history, n_iter, converged = _em_loop(e_step, m_step, rates, weights, x.size, max_iter, tol)
+    return MixtureEMResult("poisson", weights, rates, resp, history, n_iter, converged)
+
+
+# -------------------------------------------------------------------------- MAP-EM
+
+@dataclass(frozen=True, repr=False)
+class GMMMAPResult(GMMResult):
+    """Outcome of MAP-EM for a Gaussian mixture: :class:`GMMResult` plus the log posterior.
+
+    ``log_posterior`` (shape (n_iter + 1,)) is ``log p(X | θ) + log p(θ)`` with the prior's
+    normalising constants, at the initial parameters and after each step; ``converged``
+    refers to its gain per point.
+    """
+
+    log_posterior: np.ndarray
+
+    def __repr__(self):
+        k, d = self.means.shape
+        return (f"GMMMAPResult(k={k}, d={d}, log_posterior={self.log_posterior[-1]:.6g}, "
+                f"n_iter={self.n_iter}, converged={self.converged})")
+
+
+_PRIOR_KEYS = ("alpha", "mean", "kappa", "nu", "scale")
+
+
+def _niw_prior(prior, k, d):
+    if not isinstance(prior, Mapping) or set(prior) != set(_PRIOR_KEYS):
+        raise ValueError(f"prior must be a mapping with exactly the keys {', '.join(_PRIOR_KEYS)}")
+    alpha = check.finite(prior["alpha"], "prior['alpha']")
+    alpha = np.full(k, float(alpha)) if alpha.ndim == 0 else alpha
+    if alpha.shape != (k,) or np.any(alpha < 1):
+        raise ValueError(f"prior['alpha'] must be a number or shape ({k},), every entry >= 1")
+    mean = check.vector(prior["mean"], d, "prior['mean']")
+    kappa = check.positive(prior["kappa"], "prior['kappa']")
+    nu = check.number(prior["nu"], "prior['nu']")
+    if nu <= d - 1:
+        raise ValueError(f"prior['nu'] must exceed d - 1 = {d - 1}, got {nu!r}")
+    scale = check.square(prior["scale"], "prior['scale']", symmetric=True)
+    if scale.shape != (d, d) or np.linalg.eigvalsh(scale)[0] <= 0:
+        raise ValueError(f"prior['scale'] must be a ({d}, {d}) positive definite matrix")
+    return alpha, mean, kappa, nu, scale
+
+
+def _log_prior(means, covs, weights, alpha, m0, kappa, nu, scale):
+    """log Dir(π | α) + Σⱼ [log N(μⱼ | m₀, Σⱼ/κ) + log IW(Σⱼ | Ψ, ν)], normalising constants included."""
+    d = means.shape[1]
+    prec, logdet, dm = np.linalg.inv(covs), np.linalg.slogdet(covs)[1], means - m0
+    log_normal = -0.5 * (d * np.log(2 * np.pi / kappa) + logdet + kappa * np.einsum("ki,kij,kj->k", dm, prec, dm))
+    log_iw = (0.5 * nu * np.linalg.slogdet(scale)[1] - 0.5 * nu * d * np.log(2) - multigammaln(0.5 * nu, d)
+              - 0.5 * (nu + d + 1) * logdet - 0.5 * np.einsum("ij,kji->k", scale, prec))
+    log_dir = gammaln(alpha.sum()) - gammaln(alpha).sum() + xlogy(alpha - 1, weights).sum()
+    return float(log_dir + log_normal.sum() + log_iw.sum())
+
+
+def gmm_map_em(X, prior, init, max_iter=100, tol=0.0):
+    """MAP estimate of a Gaussian mixture by EM, under a Dirichlet–Normal–Inverse-Wishart prior.
+
+    Prior: ``π ~ Dir(α)``; independently for each component ``Σⱼ ~ IW(Ψ, ν)`` and
+    ``μⱼ | Σⱼ ~ N(m₀, Σⱼ / κ)``. EM on ``log p(X | θ) + log p(θ)``: the E-step is
+    :func:`gmm_e_step`, and the M-step maximises ``Q(θ | θ⁽ᵗ⁾) + log p(θ)``, with
+    ``Nⱼ = Σᵢ rᵢⱼ``:
+    ``πⱼ = (Nⱼ + αⱼ − 1) / (n + Σα − k)``, ``μⱼ = (Σᵢ rᵢⱼ xᵢ + κ m₀) / (Nⱼ + κ)`` and
+    ``Σⱼ = [Ψ + Σᵢ rᵢⱼ (xᵢ − μⱼ)(xᵢ − μⱼ)ᵀ + κ (μⱼ − m₀)(μⱼ − m₀)ᵀ] / (Nⱼ + ν + d + 2)``.
+    The mode is that of the prior densities in the coordinates (π, μ, Σ). scikit-learn's
+    ``reg_covar`` is not such a prior: it adds a constant to the diagonal whatever ``Nⱼ``.
+
+    Parameters
+    ----------
+    X : array_like, shape (n, d)
+    prior : mapping
+        Keys ``"alpha"`` (a number or shape (k,), entries >= 1), ``"mean"`` (m₀, shape (d,)),
+        ``"kappa"`` (> 0), ``"nu"`` (> d − 1) and ``"scale"`` (Ψ, (d, d) positive definite).
+    init : tuple (means, covs, weights)
+        Initial parameters, as in :func:`gmm_log_joint`.
+    max_iter : int
+        Maximum number of EM steps (>= 1).
+    tol : float
+        Stopping threshold on the gain in log posterior per point (>= 0; 0 runs all steps).
+
+    Returns
+    -------
+    GMMMAPResult
+
+    Raises
+    ------
+    ValueError
+        On malformed data, prior, initial parameters, ``max_iter`` or ``tol``.
+    """
+    if not (isinstance(init, (tuple, list)) and len(init) == 3):
+        raise ValueError("init must be a triple (means, covs, weights)")
+    X, means, covs, weights = _mixture(X, *init)
+    (k, d), n = means.shape, X.shape[0]
+    hyper = _niw_prior(prior, k, d)
+    alpha, m0, kappa, nu, scale = hyper
+    max_iter, tol = check.count(max_iter, "max_iter"), check.nonnegative(tol, "tol")
+    resp, loglik = gmm_e_step(X, means, covs, weights)
+    lls, lps, converged = [loglik], [loglik + _log_prior(means, covs, weights, *hyper)], False
+    for n_iter in range(1, max_iter + 1):
+        N = resp.sum(axis=0)
+        weights = (N + alpha - 1) / (n + alpha.sum() - k)
+        means = (resp.T @ X + kappa * m0) / (N + kappa)[:, None]
+        diff, dm = X[None, :, :] - means[:, None, :], means - m0
+        covs = ((scale + np.einsum("nk,kni,knj->kij", resp, diff, diff) + kappa * dm[:, :, None] * dm[:, None, :])
+                / (N + nu + d + 2)[:, None, None])
+        resp, loglik = gmm_e_step(X, means, covs, weights)
+        lls.append(loglik)
+        lps.append(loglik + _log_prior(means, covs, weights, *hyper))
+        if tol > 0 and (lps[-1] - lps[-2]) / n < tol:
+            converged = True
+            break
+    return GMMMAPResult(means, covs, weights, resp, np.array(lls), n_iter, converged, np.array(lps))

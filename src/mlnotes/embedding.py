@@ -243,7 +243,10 @@ def tsne(X, perplexity=30.0, n_iter=1000, rng=None, n_components=2, learning_rat
 
     Starts from ``N(0, 1e-4 I)``; for the first ``n_exaggeration`` iterations ``P`` is
     multiplied by ``exaggeration`` and the momentum is 0.5, then 0.8 (van der Maaten &
-    Hinton, 2008). The default learning rate is ``max(n / exaggeration / 4, 50)``.
+    Hinton, 2008). The default learning rate is ``max(n / exaggeration / 4, 50)``. Each
+    coordinate's gain grows by 0.2 where the gradient and the last update have opposite
+    signs and shrinks by the factor 0.8 elsewhere (also where either is zero, as at the
+    first step), never below 0.01: the rule of scikit-learn's ``_gradient_descent``.
 
     Parameters
     ----------
@@ -284,8 +287,8 @@ def tsne(X, perplexity=30.0, n_iter=1000, rng=None, n_components=2, learning_rat
     for t in range(n_iter):
         early = t < n_exaggeration
         grad, Q = _gradient(P * exaggeration if early else P, Y)
-        same_sign = np.sign(grad) == np.sign(update)
-        gains = np.maximum(np.where(same_sign, gains * 0.8, gains + 0.2), 0.01)
+        agree = grad * update < 0                       # -grad points the way the last step went
+        gains = np.maximum(np.where(agree, gains + 0.2, gains * 0.8), 0.01)
         update = (0.5 if early else 0.8) * update - eta * gains * grad
         kl[t] = np.sum(P[support] * np.log(P[support] / Q[support]))   # KL at Y before the step
         Y = Y + update

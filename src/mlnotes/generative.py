@@ -29,16 +29,6 @@ def _pair(p, q, names=("p", "q")):
     return p, q
 
 
-def _covariance(S, k, name="S"):
-    S = check.square(S, name, symmetric=True)
-    if S.shape != (k, k):
-        raise ValueError(f"{name} must have shape ({k}, {k}), got {S.shape}")
-    try:
-        return S, np.linalg.cholesky(S)
-    except np.linalg.LinAlgError:
-        raise ValueError(f"{name} must be positive definite") from None
-
-
 # ------------------------------------------------------------------ autoencoder
 def linear_autoencoder(X, k, n_iter=2000, lr=0.05, rng=None):
     """Linear autoencoder ``x ↦ B A (x - x̄)`` trained by gradient descent on the squared error.
@@ -362,7 +352,7 @@ def _elbo_inputs(x, W, mu, sigma, m, S):
     W = check.matrix(W, "W")
     D, k = W.shape
     x, mu, m = check.vector(x, D, "x"), check.vector(mu, D, "mu"), check.vector(m, k, "m")
-    S, L = _covariance(S, k)
+    S, L = check.spd(S, k, "S")
     return x, W, mu, check.positive(sigma, "sigma"), m, S, L
 
 

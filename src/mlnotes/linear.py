@@ -1,5 +1,6 @@
 """Linear models (chapter 06): least squares, logistic regression, the perceptron, loss
-functions, Fisher's discriminant, Gaussian discriminant analysis and naive Bayes.
+functions, Fisher's discriminant, Gaussian discriminant analysis, naive Bayes and locally
+weighted linear regression.
 
 Conventions. Data points are the rows of ``X``. A *design matrix* carries its column of
 ones explicitly (see :func:`add_intercept`), so ``beta[0]`` is the intercept.
@@ -19,6 +20,7 @@ __all__ = [
     "perceptron",
     "squared_loss", "absolute_loss", "huber_loss", "zero_one_loss", "logistic_loss",
     "exponential_loss", "hinge_loss", "huber_regression",
+    "locally_weighted_regression",
     "scatter_matrices", "fisher_ratio", "lda_direction",
     "GDAFit", "gda_fit", "gda_coefficients", "gda_predict_proba",
     "NaiveBayesFit", "naive_bayes_fit", "naive_bayes_coefficients",
@@ -580,6 +582,66 @@ def huber_regression(X, y, delta=1.0, tol=1e-10, max_iter=200):
             converged = True
             break
     return FitResult(beta, len(history) - 1, converged, np.array(history), "huber-irls")
+
+
+# ------------------------------------------------------ locally weighted regression
+def locally_weighted_regression(X, y, X_query, tau):
+    """Locally weighted linear regression: a weighted least-squares fit at every query.
+
+    At a query row ``x`` the training points get the weights
+    ``w_i = exp(-||x_i - x||² / (2 tau²))`` and the prediction is ``xᵀ beta(x)`` with
+    ``beta(x) = (Xᵀ W X)⁻¹ Xᵀ W y``, ``W = diag(w)``. The weighted normal equations are
+    solved afresh for every query, all of them in one batched call.
+
+    Parameters
+    ----------
+    X : array_like, shape (n, p)
+        Design matrix of full column rank, with its column of ones (see
+        :func:`add_intercept`); a constant column adds nothing to the distances.
+    y : array_like, shape (n,)
+        Responses.
+    X_query : array_like, shape (m, p)
+        Design rows of the query points, with the same columns as ``X``.
+    tau : float
+        Bandwidth (positive), in the units of the features.
+
+    Returns
+    -------
+    ndarray, shape (m,)
+        The prediction at each query point.
+
+    Raises
+    ------
+    ValueError
+        If an input has the wrong shape or non-finite values, ``X`` is rank-deficient,
+        ``tau`` is not positive, or ``tau`` is so small that at some query the weights of
+        all but a few points underflow and ``Xᵀ W X`` is numerically singular.
+
+    Notes
+    -----
+    The normal equations ``Xᵀ W X beta = Xᵀ W y`` are solved through a QR factorisation
+    of ``√W X`` (then ``Xᵀ W X = RᵀR``), which avoids squaring the condition number. The
+    weights of each query are divided by their largest value, which leaves ``beta(x)``
+    unchanged and keeps them from underflowing all at once.
+    """
+    X = check.matrix(X)
+    y = check.vector(y, X.shape[0], "y")
+    X_query = check.matrix(X_query, "X_query")
+    if X_query.shape[1] != X.shape[1]:
+        raise ValueError(f"X_query must have {X.shape[1]} columns like X, got {X_query.shape[1]}")
+    tau = check.positive(tau, "tau")
+    _full_rank(X)
+    sq = np.sum((X_query[:, None, :] - X[None, :, :]) ** 2, axis=2)      # (m, n)
+    log_w = -sq / (2 * tau**2)
+    sqrt_w = np.exp((log_w - log_w.max(axis=1, keepdims=True)) / 2)      # largest weight 1
+    Q, R = np.linalg.qr(sqrt_w[:, :, None] * X)                          # √W X = QR per query
+    singular = np.linalg.cond(R) > 1e10
+    if np.any(singular):
+        raise ValueError(f"tau = {tau:g} is too small for these data: Xᵀ W X is numerically "
+                         f"singular at {int(singular.sum())} of {len(R)} query points")
+    rhs = np.einsum("mij,mi->mj", Q, sqrt_w * y)                          # Qᵀ √W y
+    beta = np.linalg.solve(R, rhs[:, :, None])[:, :, 0]                  # R beta = Qᵀ √W y
+    return np.einsum("mj,mj->m", X_query, beta)
 
 
 # ---------------------------------------------------------------- Fisher's discriminant

@@ -1,10 +1,14 @@
-"""Online learning (chapter 13): the online perceptron and learning from expert advice.
+"""Online learning (chapter 13): the perceptron, expert advice, online gradient descent,
+Winnow and the conversion of mistake bounds into batch guarantees.
 
-Conventions. A stream of rounds t = 1, ..., T. The perceptron sees points ``x_t`` (the
-rows of ``X``) with labels in {-1, +1}. Expert algorithms see the advice of n experts as
-the rows of a ``(T, n)`` array: binary predictions in {0, 1} (halving, weighted
-majority) or losses in [0, 1] (Hedge). Every algorithm here is sequential over rounds
-and vectorised over experts within a round.
+Conventions. A stream of rounds t = 1, ..., T. The perceptron and online gradient descent
+see points ``x_t`` (the rows of ``X``) with labels in {-1, +1}. Expert algorithms see the
+advice of n experts as the rows of a ``(T, n)`` array: binary predictions in {0, 1}
+(halving, weighted majority) or losses in [0, 1] (Hedge). Winnow and the disjunction
+perceptron see Boolean points in {0, 1}^n with Boolean labels in {0, 1}. Every algorithm
+here is sequential over rounds and vectorised over experts or features within a round;
+the learners whose state changes only on a mistake (Winnow, the perceptrons) score a
+block of rounds at once and jump to the next mistake.
 """
 from dataclasses import dataclass
 
@@ -13,7 +17,10 @@ import numpy as np
 from mlnotes import _validate as check
 
 __all__ = ["PerceptronRun", "online_perceptron", "ExpertsRun", "halving", "weighted_majority",
-           "weighted_majority_bound", "HedgeRun", "hedge", "hedge_eta", "hedge_bound"]
+           "weighted_majority_bound", "HedgeRun", "hedge", "hedge_eta", "hedge_bound",
+           "proximal_hinge_step", "OGDRun", "online_gradient_descent", "WinnowRun", "winnow",
+           "perceptron_disjunction", "anova_kernel", "KernelPerceptronRun", "kernel_perceptron",
+           "online_to_batch"]
 
 
 # ----------------------------------------------------------------------- perceptron
@@ -381,3 +388,429 @@ def hedge_bound(t, n_experts, eta):
     n = check.count(n_experts, "n_experts")
     eta = check.positive(eta, "eta")
     return np.log(n) / eta + eta * t / 8
+
+
+# ---------------------------------------------------------- online gradient descent
+def _label(y):
+    """A single label -1 or +1 (a Python or numpy number)."""
+    if check.number(y, "y") not in (-1.0, 1.0):
+        raise ValueError(f"y must be -1 or +1, got {y!r}")
+    return float(y)
+
+
+def proximal_hinge_step(w, x, y, lam):
+    """Implicit step ``argmin_v max(0, 1 - y v·x) + lam ||v - w||²``, in closed form.
+
+    If the margin ``y w·x`` is at least 1 the minimiser is ``w``; otherwise it is
+    ``w + tau y x`` with ``tau = min(1/(2 lam), (1 - y w·x)/||x||²)``: the full step
+    ``1/(2 lam)`` unless it would push the margin past 1, where the hinge has its kink
+    (the passive-aggressive update with aggressiveness ``C = 1/(2 lam)``).
+
+    Parameters
+    ----------
+    w : array_like, shape (d,)
+        Current weights.
+    x : array_like, shape (d,)
+        The point of this round.
+    y : {-1, +1}
+        Its label.
+    lam : float
+        Weight of the proximity term (positive).
+
+    Returns
+    -------
+    ndarray, shape (d,)
+        The new weights.
+
+    Raises
+    ------
+    ValueError
+        If ``w`` or ``x`` is not a finite vector of the same length, ``y`` is not -1 or +1,
+        or ``lam`` is not positive.
+    """
+    w = check.vector(w, None, "w")
+    x = check.vector(x, w.size, "x")
+    y, lam = _label(y), check.positive(lam, "lam")
+    margin, sq = y * (w @ x), x @ x
+    if margin >= 1 or sq == 0:
+        return w.copy()
+    tau = min(1 / (2 * lam), (1 - margin) / sq)
+    return w + tau * y * x
+
+
+@dataclass(frozen=True, repr=False)
+class OGDRun:
+    """The history of online gradient descent on the hinge loss.
+
+    Attributes
+    ----------
+    iterates : ndarray, shape (T + 1, d)
+        ``iterates[t]`` is the weight vector used in round ``t`` (0-based), starting from 0;
+        the last row is the final weight vector.
+    scores : ndarray, shape (T,)
+        The predictions ``w_t·x_t`` before each label was revealed.
+    y : ndarray, shape (T,)
+        The labels in {-1, +1}.
+    eta : float
+        The step size.
+    """
+
+    iterates: np.ndarray
+    scores: np.ndarray
+    y: np.ndarray
+    eta: float
+
+    @property
+    def w(self):
+        """The final weights."""
+        return self.iterates[-1]
+
+    @property
+    def losses(self):
+        """Hinge loss of each round, ``max(0, 1 - y_t w_t·x_t)``."""
+        return np.maximum(0.0, 1.0 - self.y * self.scores)
+
+    @property
+    def n_updates(self):
+        """Number of rounds in which the weights moved."""
+        return int(np.sum(np.any(np.diff(self.iterates, axis=0) != 0, axis=1)))
+
+    def __repr__(self):
+        return (f"OGDRun(T={self.scores.size}, d={self.iterates.shape[1]}, eta={self.eta:.4g}, "
+                f"hinge loss={self.losses.sum():.4f})")
+
+
+def online_gradient_descent(X, y, eta, conservative=False):
+    """Online gradient descent on the hinge loss: ``w += eta y_t x_t`` when ``y_t w·x_t < 1``.
+
+    Starting from ``w = 0``, each round predicts ``w·x_t``, suffers the hinge loss
+    ``max(0, 1 - y_t w·x_t)`` and steps along the negative subgradient ``y_t x_t`` if the
+    margin is below 1. With ``conservative=True`` it steps only on a mistake,
+    ``y_t w·x_t <= 0``: that is the perceptron with step ``eta``.
+
+    Parameters
+    ----------
+    X : array_like, shape (T, d)
+        The points, one per round.
+    y : array_like, shape (T,)
+        Labels in {-1, +1}.
+    eta : float
+        Step size (positive).
+    conservative : bool
+        Update only on mistakes.
+
+    Returns
+    -------
+    OGDRun
+        The weights before every round, the scores and the labels.
+
+    Raises
+    ------
+    ValueError
+        If ``X`` is not a finite 2-D array, ``y`` has the wrong shape or labels outside
+        {-1, +1}, ``eta`` is not positive or ``conservative`` is not a bool.
+    """
+    X = check.matrix(X)
+    y = check.labels(y, X.shape[0], (-1, 1)).astype(float)
+    eta = check.positive(eta, "eta")
+    if not isinstance(conservative, (bool, np.bool_)):
+        raise ValueError(f"conservative must be True or False, got {conservative!r}")
+    W, scores = np.zeros((X.shape[0] + 1, X.shape[1])), np.empty(X.shape[0])
+    for t, (x_t, y_t) in enumerate(zip(X, y)):
+        scores[t] = x_t @ W[t]
+        step = y_t * scores[t] <= 0 if conservative else y_t * scores[t] < 1
+        W[t + 1] = W[t] + eta * y_t * x_t if step else W[t]
+    return OGDRun(W, scores, y, eta)
+
+
+# --------------------------------------------------------- Winnow and disjunctions
+def _mistake_scan(n_rounds, wrong, block=8):
+    """Yield the rounds of the mistakes of a learner whose state changes only on a mistake.
+
+    ``wrong(a, b)`` returns the boolean mistakes the *current* state would make on rounds
+    ``a..b-1``; the caller updates its state after each yielded round. Blocks double while
+    no mistake is found and halve after one, so a stream with M mistakes costs about
+    ``M + log T`` vectorised calls instead of T scalar rounds.
+    """
+    t, size = 0, block
+    while t < n_rounds:
+        stop = min(n_rounds, t + size)
+        hits = np.flatnonzero(wrong(t, stop))
+        if hits.size == 0:
+            t, size = stop, 2 * size
+        else:
+            yield t + int(hits[0])
+            t, size = t + int(hits[0]) + 1, max(block, size // 2)
+
+
+def _boolean(X, y):
+    """Validate Boolean points ``(T, n)`` in {0, 1} and labels in {0, 1}."""
+    X = check.matrix(X)
+    if not np.all((X == 0) | (X == 1)):
+        raise ValueError("X must contain only 0 and 1 (Boolean points)")
+    return X, check.labels(y, X.shape[0], (0, 1))
+
+
+@dataclass(frozen=True, repr=False)
+class WinnowRun:
+    """The history of a Winnow run.
+
+    Attributes
+    ----------
+    w : ndarray, shape (n,)
+        The final weights (powers of 2).
+    threshold : float
+        The threshold of the prediction ``w·x >= threshold``.
+    mistake_rounds : ndarray, shape (M,)
+        The (0-based) rounds of the mistakes.
+    y : ndarray, shape (T,)
+        The labels in {0, 1}.
+    """
+
+    w: np.ndarray
+    threshold: float
+    mistake_rounds: np.ndarray
+    y: np.ndarray
+
+    @property
+    def n_mistakes(self):
+        """Number of mistakes (promotions plus demotions)."""
+        return self.mistake_rounds.size
+
+    @property
+    def promotions(self):
+        """Mistakes on positive examples (false negatives), where weights doubled."""
+        return int(np.sum(self.y[self.mistake_rounds] == 1))
+
+    @property
+    def demotions(self):
+        """Mistakes on negative examples (false positives), where weights halved."""
+        return self.n_mistakes - self.promotions
+
+    def predict(self, X):
+        """Predictions ``1[w·x >= threshold]`` of the final weights for the rows of ``X``."""
+        return (check.matrix(X) @ self.w >= self.threshold).astype(int)
+
+    def __repr__(self):
+        return (f"WinnowRun(T={self.y.size}, n={self.w.size}, mistakes={self.n_mistakes}, "
+                f"promotions={self.promotions}, demotions={self.demotions})")
+
+
+def winnow(X, y, threshold=None):
+    """Winnow: predict ``1[w·x >= threshold]``; on a mistake double or halve the active weights.
+
+    Starting from ``w = 1``, a false negative doubles ``w_i`` for every ``i`` with
+    ``x_i = 1`` (promotion) and a false positive halves them (demotion), i.e.
+    ``w_i <- w_i 2**((y_t - y_hat_t) x_i)``; correct rounds change nothing.
+
+    Parameters
+    ----------
+    X : array_like, shape (T, n)
+        Boolean points in {0, 1}, one per round.
+    y : array_like, shape (T,)
+        Boolean labels in {0, 1}.
+    threshold : float, optional
+        Positive threshold; the default is the dimension n.
+
+    Returns
+    -------
+    WinnowRun
+        Final weights, threshold and the rounds of the mistakes.
+
+    Raises
+    ------
+    ValueError
+        If ``X`` is not a 2-D array of 0s and 1s, ``y`` has the wrong shape or labels
+        outside {0, 1}, or ``threshold`` is not positive.
+    """
+    X, y = _boolean(X, y)
+    theta = float(X.shape[1]) if threshold is None else check.positive(threshold, "threshold")
+    w, rounds = np.ones(X.shape[1]), []
+    for t in _mistake_scan(len(y), lambda a, b: (X[a:b] @ w >= theta) != y[a:b]):
+        w = np.where(X[t] == 1, w * (2.0 if y[t] == 1 else 0.5), w)
+        rounds.append(t)
+    return WinnowRun(w, theta, np.array(rounds, dtype=int), y)
+
+
+def perceptron_disjunction(X, y):
+    """The online perceptron on ``phi(x) = (x, 1)`` for Boolean data, labels 0/1 -> -1/+1.
+
+    One pass of :func:`online_perceptron` over the points with a constant feature
+    appended (the bias), so that a monotone disjunction becomes a halfspace through the
+    origin of R^(n+1).
+
+    Parameters
+    ----------
+    X : array_like, shape (T, n)
+        Boolean points in {0, 1}, one per round.
+    y : array_like, shape (T,)
+        Boolean labels in {0, 1}.
+
+    Returns
+    -------
+    PerceptronRun
+        As for :func:`online_perceptron`, with weights of length n + 1 (the last is the bias).
+
+    Raises
+    ------
+    ValueError
+        If ``X`` is not a 2-D array of 0s and 1s or ``y`` has the wrong shape or labels
+        outside {0, 1}.
+    """
+    X, y = _boolean(X, y)
+    Phi, s = np.ones((X.shape[0], X.shape[1] + 1)), 2.0 * y - 1.0
+    Phi[:, :-1] = X
+    w, iterates, rounds = np.zeros(Phi.shape[1]), [np.zeros(Phi.shape[1])], []
+    for t in _mistake_scan(len(s), lambda a, b: s[a:b] * (Phi[a:b] @ w) <= 0):
+        w = w + s[t] * Phi[t]
+        iterates.append(w)
+        rounds.append(t)
+    return PerceptronRun(w, np.array(iterates), np.array(rounds, dtype=int), len(s))
+
+
+# ------------------------------------------------------------- kernel perceptron
+def anova_kernel(X, Y=None):
+    """The all-subsets ("ANOVA") kernel ``k(x, y) = prod_i (1 + x_i y_i)``.
+
+    It is the inner product of the 2^n monomial features ``prod_{i in S} x_i``, one for
+    every subset S of {1, ..., n} (the empty subset gives the constant 1).
+
+    Parameters
+    ----------
+    X : array_like, shape (n_x, n)
+        Points, one per row.
+    Y : array_like, shape (n_y, n), optional
+        Second set of points; the default is ``X``.
+
+    Returns
+    -------
+    ndarray, shape (n_x, n_y)
+        The Gram matrix ``K[i, j] = k(X[i], Y[j])``.
+
+    Raises
+    ------
+    ValueError
+        If ``X`` or ``Y`` is not a finite 2-D array, or they have different numbers of columns.
+    """
+    X = check.matrix(X, "X")
+    Y = X if Y is None else check.matrix(Y, "Y")
+    if Y.shape[1] != X.shape[1]:
+        raise ValueError(f"Y must have {X.shape[1]} columns like X, got {Y.shape[1]}")
+    K = np.ones((X.shape[0], Y.shape[0]))
+    for i in range(X.shape[1]):  # one factor per coordinate, vectorised over all pairs
+        K *= 1.0 + np.outer(X[:, i], Y[:, i])
+    return K
+
+
+@dataclass(frozen=True, repr=False)
+class KernelPerceptronRun:
+    """The history of a kernel perceptron run.
+
+    Attributes
+    ----------
+    alpha : ndarray, shape (T,)
+        Dual coefficients: ``alpha[q] = y_q`` if round q was a mistake, else 0, so that the
+        score of a point x is ``sum_q alpha[q] k(x_q, x)``.
+    mistake_rounds : ndarray, shape (M,)
+        The (0-based) rounds of the mistakes.
+    """
+
+    alpha: np.ndarray
+    mistake_rounds: np.ndarray
+
+    @property
+    def n_mistakes(self):
+        """Number of mistakes."""
+        return self.mistake_rounds.size
+
+    def __repr__(self):
+        return f"KernelPerceptronRun(T={self.alpha.size}, n_mistakes={self.n_mistakes})"
+
+
+def kernel_perceptron(K, y):
+    """The online perceptron in dual form: score ``sum_{mistakes q} y_q K[q, t]``.
+
+    One pass over a stream whose Gram matrix is ``K``; a score ``<= 0`` times the label is
+    a mistake, and the round joins the expansion with coefficient ``y_t``. With
+    ``K = X Xᵀ`` this is :func:`online_perceptron`.
+
+    Parameters
+    ----------
+    K : array_like, shape (T, T)
+        Symmetric Gram matrix ``K[q, t] = k(x_q, x_t)`` of the stream, in round order.
+    y : array_like, shape (T,)
+        Labels in {-1, +1}.
+
+    Returns
+    -------
+    KernelPerceptronRun
+        Dual coefficients and the rounds of the mistakes.
+
+    Raises
+    ------
+    ValueError
+        If ``K`` is not a finite symmetric square matrix or ``y`` has the wrong shape or
+        labels outside {-1, +1}.
+    """
+    K = check.square(K, "K", symmetric=True)
+    y = check.labels(y, K.shape[0], (-1, 1)).astype(float)
+    rounds = []
+    for t in _mistake_scan(len(y), lambda a, b: y[a:b] * (y[rounds] @ K[rounds, a:b]) <= 0):
+        rounds.append(t)
+    alpha = np.zeros(len(y))
+    alpha[rounds] = y[rounds]
+    return KernelPerceptronRun(alpha, np.array(rounds, dtype=int))
+
+
+# --------------------------------------------------------------- online to batch
+def online_to_batch(algorithm, X, y, rng):
+    """Random stopping: run an online learner on the first t examples, t ~ Uniform{1..T}.
+
+    Parameters
+    ----------
+    algorithm : callable
+        ``algorithm(X_t, y_t)`` runs the online learner on a prefix of the stream and
+        returns its current hypothesis, a callable ``h(X_new)`` giving one label per row.
+    X : array_like, shape (T, n)
+        The sample, in the order the learner sees it.
+    y : array_like, shape (T,)
+        Its labels.
+    rng : numpy.random.Generator
+        Source of the stopping time.
+
+    Returns
+    -------
+    h : callable
+        ``h(X_new) -> ndarray of shape (len(X_new),)``, the hypothesis after t examples;
+        it checks that the learner's hypothesis returns one finite label per row.
+    t : int
+        The stopping time, in {1, ..., T}.
+
+    Raises
+    ------
+    ValueError
+        If ``algorithm`` is not callable or does not return a callable, ``X`` is not a
+        finite 2-D array, ``y`` does not have one label per row, or ``rng`` is not a Generator.
+    """
+    if not callable(algorithm):
+        raise ValueError(f"algorithm must be callable, got {type(algorithm).__name__}")
+    X, rng = check.matrix(X), check.generator(rng)
+    y = np.asarray(y)
+    if y.shape != (X.shape[0],):
+        raise ValueError(f"y must have shape ({X.shape[0]},), got {y.shape}")
+    t = int(rng.integers(1, X.shape[0] + 1))
+    hypothesis = algorithm(X[:t], y[:t])
+    if not callable(hypothesis):
+        raise ValueError("algorithm must return a callable hypothesis h(X_new), got "
+                         f"{type(hypothesis).__name__}")
+
+    def h(X_new):
+        X_new = check.matrix(X_new, "X_new")
+        labels = np.asarray(hypothesis(X_new))
+        if labels.shape != (X_new.shape[0],) or labels.dtype.kind not in "biuf" \
+                or not np.all(np.isfinite(labels)):
+            raise ValueError(f"the hypothesis returned by algorithm must give one finite label "
+                             f"per row, shape ({X_new.shape[0]},); got shape {labels.shape}")
+        return labels
+
+    return h, t

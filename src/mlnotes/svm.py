@@ -8,7 +8,12 @@ x_i)`` between new points and the training points. ``C = np.inf`` is the hard ma
 The soft-margin problem is
 
     primal   min_{w, b}  ½‖w‖² + C Σ_i max(0, 1 - y_i (wᵀφ(x_i) + b))
-    dual     max_α  Σ_i α_i - ½ Σ_ij α_i α_j y_i y_j K_ij,  0 ≤ α ≤ C,  Σ_i α_i y_i = 0.
+    dual     max_α  Σ_i α_i - ½ Σ_ij α_i α_j y_i y_j K_ij,  0 ≤ α ≤ C,  Σ_i α_i y_i = 0,
+
+and the ν-SVM (:func:`nu_svm_dual`) is
+
+    primal   min_{w, b, ρ, ξ}  ½‖w‖² - νρ + (1/n) Σ_i ξ_i,  y_i (wᵀφ(x_i) + b) ≥ ρ - ξ_i,  ξ, ρ ≥ 0
+    dual     max_α  -½ Σ_ij α_i α_j y_i y_j K_ij,  0 ≤ α ≤ 1/n,  Σ_i α_i = ν,  Σ_i α_i y_i = 0.
 """
 from dataclasses import dataclass
 
@@ -21,6 +26,7 @@ __all__ = [
     "SVMResult", "svm_dual", "svm_decision_function", "svm_predict",
     "dual_objective", "primal_objective", "kkt_violations",
     "HingeResult", "hinge_objective", "hinge_subgradient_descent",
+    "NuSVMResult", "nu_svm_dual", "NuProperty", "nu_property",
 ]
 
 _TAU = 1e-12  # curvature floor of the working-set selection (as in LIBSVM)
@@ -260,8 +266,9 @@ def svm_dual(K, y, C=1.0, tol=1e-8, max_iter=None):
 
 
 def _result(result):
-    if not isinstance(result, SVMResult):
-        raise ValueError(f"result must be an SVMResult returned by svm_dual, got {type(result).__name__}")
+    if not isinstance(result, (SVMResult, NuSVMResult)):
+        raise ValueError("result must be an SVMResult or NuSVMResult returned by svm_dual or "
+                         f"nu_svm_dual, got {type(result).__name__}")
     return result
 
 
@@ -270,8 +277,8 @@ def svm_decision_function(result, K_new):
 
     Parameters
     ----------
-    result : SVMResult
-        From :func:`svm_dual`.
+    result : SVMResult or NuSVMResult
+        From :func:`svm_dual` or :func:`nu_svm_dual`.
     K_new : array_like, shape (m, n)
         Kernel values ``k(x_new_k, x_i)`` against the ``n`` training points.
 
@@ -282,7 +289,8 @@ def svm_decision_function(result, K_new):
     Raises
     ------
     ValueError
-        If ``result`` is not an :class:`SVMResult` or ``K_new`` has the wrong shape.
+        If ``result`` is not an :class:`SVMResult` or :class:`NuSVMResult`, or ``K_new``
+        has the wrong shape.
     """
     result = _result(result)
     K_new = check.matrix(K_new, "K_new")
@@ -297,8 +305,8 @@ def svm_predict(result, K_new):
 
     Parameters
     ----------
-    result : SVMResult
-        From :func:`svm_dual`.
+    result : SVMResult or NuSVMResult
+        From :func:`svm_dual` or :func:`nu_svm_dual`.
     K_new : array_like, shape (m, n)
         Kernel values ``k(x_new_k, x_i)`` against the ``n`` training points.
 
@@ -309,7 +317,8 @@ def svm_predict(result, K_new):
     Raises
     ------
     ValueError
-        If ``result`` is not an :class:`SVMResult` or ``K_new`` has the wrong shape.
+        If ``result`` is not an :class:`SVMResult` or :class:`NuSVMResult`, or ``K_new``
+        has the wrong shape.
     """
     return np.where(svm_decision_function(result, K_new) >= 0, 1, -1)
 
@@ -411,10 +420,11 @@ def kkt_violations(K, y, alpha, b, C):
     return _kkt(K, y, alpha, check.number(b, "b"), _box(C))
 
 
-def _kkt(K, y, alpha, b, C):
+def _kkt(K, y, alpha, b, C, rho=1.0):
+    """Per-point KKT violations for the target margin ``rho`` (1 for the C-SVM)."""
     m = y * (K @ (alpha * y) + b)
-    cond = np.where(alpha <= 0, np.maximum(0.0, 1 - m),
-                    np.where(alpha >= C, np.maximum(0.0, m - 1), np.abs(m - 1)))
+    cond = np.where(alpha <= 0, np.maximum(0.0, rho - m),
+                    np.where(alpha >= C, np.maximum(0.0, m - rho), np.abs(m - rho)))
     box = np.maximum(0.0, np.maximum(-alpha, alpha - C))
     return np.maximum(cond, box)
 
@@ -534,3 +544,218 @@ def hinge_subgradient_descent(X, y, lam, n_iter=2000, step=1.0, fit_intercept=Tr
         w = w - eta * (lam * w - y[active] @ X[active] / n)
         b = b + eta * y[active].sum() / n if fit_intercept else 0.0
     return HingeResult(best[1], float(best[2]), float(best[0]), history, lam)
+
+
+# ------------------------------------------------------------------------ the ν-SVM
+@dataclass(frozen=True, repr=False)
+class NuSVMResult:
+    """Solution of the ν-SVM dual problem.
+
+    Attributes
+    ----------
+    alpha : ndarray, shape (n,)
+        Multipliers, ``0 ≤ alpha ≤ 1/n``, ``Σ alpha_i = nu`` (and ``Σ alpha_i y_i = 0``
+        with an intercept).
+    y : ndarray, shape (n,)
+        The training labels (±1, as floats).
+    rho : float
+        The margin parameter ρ: free support vectors have ``y_i f(x_i) = rho``.
+    b : float
+        Intercept (0 without one).
+    nu : float
+        The parameter ν.
+    fit_intercept : bool
+        Whether the problem had an intercept (the constraint ``Σ alpha_i y_i = 0``).
+    support : ndarray of int
+        Indices of the support vectors, ``alpha > 0``.
+    n_iter : int
+        Number of pair updates.
+    max_violation : float
+        Largest KKT violation at the solution, in units of the score ``f``.
+    converged : bool
+        Whether the stopping rule (gap at most ``tol`` in every group) was met.
+    """
+
+    alpha: np.ndarray
+    y: np.ndarray
+    rho: float
+    b: float
+    nu: float
+    fit_intercept: bool
+    support: np.ndarray
+    n_iter: int
+    max_violation: float
+    converged: bool
+
+    @property
+    def dual_coef(self):
+        """``alpha_i y_i``; scikit-learn's ``NuSVC.dual_coef_`` is ``dual_coef / rho``."""
+        return self.alpha * self.y
+
+    def __repr__(self):
+        return (f"NuSVMResult(n={self.alpha.size}, n_support={self.support.size}, "
+                f"nu={self.nu:g}, n_iter={self.n_iter}, converged={self.converged})")
+
+
+def _nu_pair(G, alpha, C, Q, diag, group, masks, tol):
+    """Second-order pair (i up, j low) within one group, or None if every gap is ≤ tol."""
+    up, low = alpha < C, alpha > 0                      # α_t may increase / decrease
+    G_up = np.where(masks & up, G, np.inf)             # (groups, n)
+    heads = np.argmin(G_up, axis=1)                    # i of each group: smallest G in up
+    ok = np.isfinite(G_up[np.arange(heads.size), heads])
+    gaps = np.max(np.where(masks & low, G, -np.inf), axis=1) - G[heads]
+    if not ok.any() or gaps[ok].max() <= tol:
+        return None
+    i = heads[group]                                   # the partner of every t: its group's i
+    b_it = G - G[i]                                    # > 0 for the candidates
+    a_it = diag[i] + diag - 2 * Q[i, np.arange(G.size)]   # curvature along e_i - e_t
+    a_it = np.where(a_it > 0, a_it, _TAU)
+    gain = np.where(low & (b_it > 0) & ok[group], -b_it**2 / a_it, np.inf)
+    j = int(np.argmin(gain))
+    return int(i[j]), j, b_it[j] / a_it[j]
+
+
+def _nu_offsets(G, alpha, C, group):
+    """r_g = G_t at the free SVs of group g (their mean), else the midpoint of its interval."""
+    r = []
+    for g in np.unique(group):
+        in_g, free = group == g, (group == g) & (alpha > 0) & (alpha < C)
+        lo, up = G[in_g & (alpha > 0)].max(), in_g & (alpha < C)
+        r.append(G[free].mean() if free.any() else (lo + G[up].min()) / 2 if up.any() else lo)
+    return r
+
+
+def nu_svm_dual(K, y, nu, fit_intercept=True, tol=1e-8, max_iter=None):
+    """Solve the ν-SVM dual by SMO over pairs that keep ``Σ alpha_i`` (and each class sum) fixed.
+
+    Minimises ``½ alphaᵀQalpha`` with ``Q_ij = y_i y_j K_ij`` over ``0 ≤ alpha ≤ 1/n`` and
+    ``Σ alpha_i = nu``; with an intercept also ``Σ alpha_i y_i = 0``, i.e. each class sums to
+    ``nu/2``, so pairs are taken within a class. ``rho`` and ``b`` come from the multipliers
+    ``r_+ = rho - b`` and ``r_- = rho + b`` of the two class sums (``r = rho`` without an
+    intercept), read off the free support vectors, where ``(Qalpha)_t = r``.
+
+    Parameters
+    ----------
+    K : array_like, shape (n, n)
+        Gram matrix: symmetric positive semi-definite.
+    y : array_like, shape (n,)
+        Labels in {-1, +1}, both present.
+    nu : float
+        In ``(0, nu_max]`` with ``nu_max = 2 min(n_+, n_-)/n`` (intercept) or ``1`` (none);
+        a larger ``nu`` makes the problem infeasible.
+    fit_intercept : bool
+        Whether the primal has the intercept ``b`` (LIBSVM's ``NuSVC`` has one; the UCL notes
+        drop it).
+    tol : float
+        Stop when, in every group (class, or all points), ``max_{alpha_t > 0} G_t -
+        min_{alpha_t < 1/n} G_t ≤ tol`` with ``G = Qalpha``; every KKT violation is then ≤ tol.
+    max_iter : int, optional
+        Limit on the number of pair updates; default ``max(100000, 100 n)``.
+
+    Returns
+    -------
+    NuSVMResult
+        ``rho ≤ 0`` (up to rounding) signals the trivial solution ``w = 0`` of a ``nu`` too
+        small for overlapping classes.
+
+    Raises
+    ------
+    ValueError
+        If ``K`` is not square, symmetric, finite and positive semi-definite, ``y`` is not ±1
+        with both classes, ``nu`` is not in ``(0, nu_max]``, ``fit_intercept`` is not a bool,
+        or ``tol`` or ``max_iter`` is not positive.
+    """
+    K, y = _gram(K, y)
+    nu, tol = check.positive(nu, "nu"), check.positive(tol, "tol")
+    fit_intercept = check.choice(fit_intercept, (True, False), "fit_intercept")
+    n = y.size
+    max_iter = check.count(max(100_000, 100 * n) if max_iter is None else max_iter, "max_iter")
+    group = (y > 0).astype(int) if fit_intercept else np.zeros(n, dtype=int)
+    sizes, masks = np.bincount(group), group == np.arange(group.max() + 1)[:, None]
+    nu_max = sizes.size * sizes.min() / n
+    if nu > nu_max * (1 + 1e-12):
+        raise ValueError(f"nu must be in (0, {nu_max:.6g}] (2 min(n+, n-)/n with an intercept, "
+                         f"1 without); got {nu!r}")
+    _psd(K)
+    Q, C = K * np.outer(y, y), 1.0 / n
+    alpha = np.minimum(nu / sizes.size / sizes[group], C)   # uniform in each group: feasible
+    G, diag = Q @ alpha, np.diag(Q).copy()
+    n_iter, converged = 0, False
+    while n_iter < max_iter:
+        pair = _nu_pair(G, alpha, C, Q, diag, group, masks, tol)
+        if pair is None:                                   # confirm with a fresh gradient
+            G = Q @ alpha
+            if _nu_pair(G, alpha, C, Q, diag, group, masks, tol) is None:
+                converged = True
+                break
+            continue
+        i, j, t = pair
+        t = min(t, C - alpha[i], alpha[j])
+        alpha[i] = C if t == C - alpha[i] else alpha[i] + t
+        alpha[j] = 0.0 if t == alpha[j] else alpha[j] - t
+        G += t * (Q[i] - Q[j])
+        n_iter += 1
+    alpha[alpha <= 1e-12 * C], alpha[alpha >= (1 - 1e-12) * C] = 0.0, C   # rounding residues
+    r = _nu_offsets(G, alpha, C, group)
+    rho, b = ((r[0] + r[1]) / 2, (r[0] - r[1]) / 2) if fit_intercept else (r[0], 0.0)
+    worst = float(_kkt(K, y, alpha, b, C, rho).max())
+    return NuSVMResult(alpha, y, float(rho), float(b), nu, fit_intercept,
+                       np.flatnonzero(alpha > 0), n_iter, worst, converged)
+
+
+@dataclass(frozen=True)
+class NuProperty:
+    """Fractions of the training points in the ν-property (see :func:`nu_property`).
+
+    Attributes
+    ----------
+    margin_errors : float
+        Fraction with ``y_i f(x_i) < rho``, i.e. slack ``ξ_i > 0``.
+    at_bound : float
+        Fraction with ``alpha_i = 1/n``.
+    support : float
+        Fraction of support vectors, ``alpha_i > 0``.
+    sum_alpha : float
+        ``Σ alpha_i``, which is ν at a solution with ``rho > 0``.
+    """
+
+    margin_errors: float
+    at_bound: float
+    support: float
+    sum_alpha: float
+
+
+def nu_property(alpha, margins, rho, tol=1e-8):
+    """The fractions of the ν-property: margin errors ≤ at the bound ≤ ν ≤ support vectors.
+
+    Parameters
+    ----------
+    alpha : array_like, shape (n,)
+        ν-SVM multipliers in ``[0, 1/n]``; one counts as 0 below ``1e-9/n`` and as at the
+        bound above ``(1 - 1e-9)/n``.
+    margins : array_like, shape (n,)
+        ``y_i f(x_i)`` at the solution.
+    rho : float
+        The margin parameter (positive), on the scale of ``margins``.
+    tol : float
+        Point ``i`` is a margin error if ``margins_i < rho - tol`` (use the solver's
+        tolerance, in the units of ``margins``).
+
+    Returns
+    -------
+    NuProperty
+
+    Raises
+    ------
+    ValueError
+        If a shape is wrong, a value is not finite, ``alpha`` is outside ``[0, 1/n]``, or
+        ``rho`` or ``tol`` is not positive.
+    """
+    alpha = check.vector(alpha, None, "alpha")
+    n = alpha.size
+    margins = check.vector(margins, n, "margins")
+    rho, tol = check.positive(rho, "rho"), check.positive(tol, "tol")
+    if np.any(alpha < -1e-9 / n) or np.any(alpha > (1 + 1e-9) / n):
+        raise ValueError(f"alpha must lie in [0, 1/n] = [0, {1 / n:.6g}]")
+    return NuProperty(float(np.mean(margins < rho - tol)), float(np.mean(alpha >= (1 - 1e-9) / n)),
+                      float(np.mean(alpha > 1e-9 / n)), float(alpha.sum()))

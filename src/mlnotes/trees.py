@@ -1,5 +1,6 @@
 """Trees and ensembles (chapter 12): impurities, the vectorised best split, CART trees
-with cost-complexity pruning, bagging (and random forests), and AdaBoost with stumps.
+with cost-complexity pruning, bagging (and random forests), AdaBoost with stumps, and
+gradient boosting with regression trees.
 
 Conventions. Data points are the rows of ``X``. A classification tree takes any integer
 or real class labels and predicts the majority class of a leaf (ties go to the smallest
@@ -10,14 +11,14 @@ base 2, which scales every impurity by the same factor and so never changes a sp
 from dataclasses import dataclass
 
 import numpy as np
-from scipy.special import gammaln  # log-factorials for binomial coefficients
+from scipy.special import expit, gammaln  # logistic function; log-factorials
 
 from mlnotes import _validate as check
 
 __all__ = [
     "misclassification", "gini", "entropy_impurity", "best_split", "DecisionTree",
     "majority_vote_error", "chernoff_majority_bound", "bagging", "BaggingResult",
-    "adaboost", "AdaBoostResult",
+    "adaboost", "AdaBoostResult", "gradient_boosting", "GradientBoostingResult",
 ]
 
 CRITERIA = ("gini", "entropy", "squared_error")
@@ -585,3 +586,116 @@ def adaboost(X, y, n_rounds):
         if e <= 0:
             break
     return AdaBoostResult(stumps, np.array(alpha), np.array(eps), np.array(Z))
+
+
+# ------------------------------------------------------------------------ gradient boosting
+BOOST_LOSSES = ("squared_error", "log_loss")
+
+
+def _boost_loss(loss, y, F):
+    """Mean loss and negative gradient ``-dL/dF`` of ``L(y, F)`` at the scores ``F``.
+
+    ``squared_error``: ``L = (y - F)^2 / 2``; ``log_loss`` (y in {0, 1}, ``F`` the log-odds):
+    ``L = log(1 + e^F) - y F``, the negative log-likelihood of ``P(y = 1) = 1/(1 + e^-F)``.
+    """
+    if loss == "squared_error":
+        return float(np.mean(0.5 * (y - F) ** 2)), y - F
+    return float(np.mean(np.logaddexp(0.0, F) - y * F)), y - expit(F)
+
+
+@dataclass(repr=False)
+class GradientBoostingResult:
+    """The constant ``F_0``, the trees ``h_m`` (leaves hold the steps ``gamma_jm``), the
+    learning rate ``nu`` and the training loss of ``F_0, F_1, ..., F_M``."""
+
+    init: float
+    trees: list
+    learning_rate: float
+    loss: str
+    train_loss: np.ndarray      # (M + 1,) mean training loss after 0, 1, ..., M rounds
+
+    def __repr__(self):
+        return (f"GradientBoostingResult(loss={self.loss!r}, rounds={len(self.trees)}, "
+                f"learning_rate={self.learning_rate})")
+
+    def staged_decision_function(self, X):
+        """``F_m(x) = F_0 + nu sum_{k<=m} h_k(x)`` for every round m = 1..M: shape (M, m)."""
+        H = np.stack([h.predict(X) for h in self.trees])
+        return self.init + self.learning_rate * np.cumsum(H, axis=0)
+
+    def predict(self, X):
+        """``F_M(x)`` (squared error), or the class ``1[F_M(x) > 0]`` in {0, 1} (log loss)."""
+        F = self.staged_decision_function(X)[-1]
+        return F if self.loss == "squared_error" else (F > 0).astype(int)
+
+
+def gradient_boosting(X, y, n_estimators, learning_rate, max_depth, loss="squared_error",
+                      min_samples_leaf=1):
+    """Gradient tree boosting: each round fits a regression tree to the negative gradient.
+
+    ``F_0`` is the constant minimising the loss (the mean of ``y``, or the log-odds of the
+    class-1 proportion). Round m computes the pseudo-residuals ``r_i = -dL(y_i, F)/dF`` at
+    ``F = F_{m-1}(x_i)``, grows a least-squares :class:`DecisionTree` of depth ``max_depth``
+    on ``(x_i, r_i)``, replaces each leaf value by the loss-minimising step ``gamma_j``
+    (the leaf mean of ``r`` for squared error, which the tree holds already; one Newton
+    step ``sum r_i / sum p_i (1 - p_i)`` for log loss, as scikit-learn does), and sets
+    ``F_m = F_{m-1} + nu h_m``.
+
+    Parameters
+    ----------
+    X : array_like, shape (n, d)
+    y : array_like, shape (n,)
+        Real responses (squared error) or labels in {0, 1} (log loss).
+    n_estimators : int
+        Number of rounds M.
+    learning_rate : float
+        Shrinkage ``nu > 0``.
+    max_depth : int
+        Depth (>= 1) of each tree.
+    loss : {"squared_error", "log_loss"}
+    min_samples_leaf : int
+        Each leaf of each tree holds at least this many points.
+
+    Returns
+    -------
+    GradientBoostingResult
+
+    Raises
+    ------
+    ValueError
+        On bad shapes or values, labels outside {0, 1} (or only one class) for log loss,
+        or a bad ``n_estimators``, ``learning_rate``, ``max_depth``, ``loss`` or
+        ``min_samples_leaf``.
+    """
+    X = check.matrix(X)
+    loss = check.choice(loss, BOOST_LOSSES, "loss")
+    if loss == "squared_error":
+        y = check.vector(y, X.shape[0], "y")
+        F0 = float(np.mean(y))
+    else:
+        y = check.labels(y, X.shape[0], (0, 1)).astype(float)
+        if y.min() == y.max():
+            raise ValueError("y must contain both classes 0 and 1 for log_loss")
+        F0 = float(np.log(y.mean() / (1 - y.mean())))
+    M = check.count(n_estimators, "n_estimators")
+    nu = check.positive(learning_rate, "learning_rate")
+    depth = check.count(max_depth, "max_depth")
+    min_leaf = check.count(min_samples_leaf, "min_samples_leaf")
+    F = np.full(X.shape[0], F0)
+    trees, losses = [], []
+    for _ in range(M):
+        value, r = _boost_loss(loss, y, F)
+        losses.append(value)
+        h = DecisionTree("squared_error", max_depth=depth, min_samples_leaf=min_leaf).fit(X, r)
+        leaf = h.apply(X)
+        if loss == "log_loss":                     # Newton step in each leaf
+            p = y - r
+            num = np.bincount(leaf, r, minlength=len(h.value))
+            den = np.bincount(leaf, p * (1 - p), minlength=len(h.value))
+            reached = np.unique(leaf)
+            h.value[reached] = np.where(den[reached] > 1e-150,
+                                        num[reached] / np.maximum(den[reached], 1e-300), 0.0)
+        F = F + nu * h.value[leaf]
+        trees.append(h)
+    losses.append(_boost_loss(loss, y, F)[0])
+    return GradientBoostingResult(F0, trees, nu, loss, np.array(losses))

@@ -1,5 +1,6 @@
-"""Variational methods (chapter 21): the ELBO, score-function and reparameterisation
-gradients, black-box VI, the importance-weighted bound and normalising flows.
+"""Variational methods (chapter 21): the ELBO, mean-field coordinate ascent, score-function
+and reparameterisation gradients, black-box VI, the sleep phase of wake-sleep, a linear
+VAE, the importance-weighted bound, normalising flows and regressions on fantasies.
 
 Conventions. The variational family is a diagonal Gaussian ``q = N(m, diag(s²))`` on
 ``R^d``; a draw is ``z = m + s ε`` with ``ε ~ N(0, I)``, and the functions take the
@@ -9,12 +10,15 @@ maps an array ``z`` of shape ``(..., d)`` to ``log p(x, z)`` of shape ``(...)``.
 Logarithms are natural.
 """
 import numpy as np
+import scipy.special
 
 from mlnotes import _validate as check
 
 __all__ = [
-    "gaussian_entropy", "elbo", "score_gradient", "reparam_gradient", "log_weights",
-    "iwae_bound", "bbvi_gaussian", "planar_flow", "radial_flow",
+    "gaussian_entropy", "gaussian_kl", "elbo", "linear_regression_elbo", "cavi_linear_regression",
+    "score_gradient", "reparam_gradient", "log_weights", "iwae_bound", "bbvi_gaussian",
+    "sleep_gradient", "sleep_phase", "linear_vae_elbo", "planar_flow", "radial_flow",
+    "fantasy_regression",
 ]
 
 
@@ -73,6 +77,37 @@ def gaussian_entropy(s):
     return float(np.sum(0.5 * np.log(2 * np.pi * np.e * s**2)))
 
 
+def gaussian_kl(m1, S1, m2, S2):
+    """``KL(N(m1, S1) ‖ N(m2, S2))`` in nats.
+
+    ``½ [tr(S2⁻¹ S1) + (m2 - m1)ᵀ S2⁻¹ (m2 - m1) - d + log det S2 - log det S1]``.
+
+    Parameters
+    ----------
+    m1, m2 : array_like, shape (d,)
+        Means.
+    S1, S2 : array_like, shape (d, d)
+        Covariances (symmetric positive definite).
+
+    Returns
+    -------
+    float
+
+    Raises
+    ------
+    ValueError
+        If a shape is wrong, a value is not finite or a covariance is not positive definite.
+    """
+    m1 = check.vector(m1, None, "m1")
+    d = m1.shape[0]
+    m2 = check.vector(m2, d, "m2")
+    (S1, L1), (S2, L2) = check.spd(S1, d, "S1"), check.spd(S2, d, "S2")
+    A = np.linalg.solve(L2, L1)                     # tr(S2⁻¹ S1) = ‖L2⁻¹ L1‖²_F
+    u = np.linalg.solve(L2, m2 - m1)
+    log_det = 2 * np.sum(np.log(np.diag(L2))) - 2 * np.sum(np.log(np.diag(L1)))
+    return float(0.5 * (np.sum(A**2) + u @ u - d + log_det))
+
+
 def elbo(log_joint, m, s, eps):
     """Monte Carlo ELBO ``mean_s log p(x, m + s ε_s) + H[q]`` for ``q = N(m, diag(s²))``.
 
@@ -100,6 +135,104 @@ def elbo(log_joint, m, s, eps):
     """
     m, s, eps = _gaussian(m, s, eps)
     return _call(log_joint, m + s * eps, "log_joint").mean(axis=-1) + gaussian_entropy(s)
+
+
+def _regression_inputs(X, y, lam, a, b):
+    X = check.matrix(X)
+    y = check.vector(y, X.shape[0], "y")
+    return X, y, check.positive(lam, "lam"), check.positive(a, "a"), check.positive(b, "b")
+
+
+def _regression_elbo(X, y, lam, a, b, mu, Sigma, log_det_Sigma, shape, rate):
+    N, d = X.shape
+    e_alpha, e_log_alpha = shape / rate, scipy.special.digamma(shape) - np.log(rate)
+    r = y - X @ mu
+    e_sq = r @ r + np.sum((X @ Sigma) * X)               # E_q ‖y - Xw‖²
+    return float(N / 2 * (e_log_alpha - np.log(2 * np.pi)) - e_alpha / 2 * e_sq          # E log p(y|w,α)
+                 + d / 2 * np.log(lam / (2 * np.pi)) - lam / 2 * (mu @ mu + np.trace(Sigma))  # E log p(w)
+                 + a * np.log(b) - scipy.special.gammaln(a) + (a - 1) * e_log_alpha - b * e_alpha
+                 + 0.5 * (d * np.log(2 * np.pi * np.e) + log_det_Sigma)                  # H[q(w)]
+                 + shape - np.log(rate) + scipy.special.gammaln(shape)
+                 + (1 - shape) * scipy.special.digamma(shape))                          # H[q(α)]
+
+
+def linear_regression_elbo(X, y, lam, a, b, mu, Sigma, shape, rate):
+    """ELBO of Bayesian linear regression with unknown noise precision, for ``q(w) q(α)``.
+
+    Model: ``y_i | w, α ~ N(x_iᵀw, 1/α)``, ``w ~ N(0, I/λ)``, ``α ~ Gamma(a, b)`` (shape
+    ``a``, rate ``b``); ``q(w) = N(mu, Sigma)`` and ``q(α) = Gamma(shape, rate)``. Every
+    expectation is in closed form (``E log α = ψ(shape) - log rate``).
+
+    Parameters
+    ----------
+    X : array_like, shape (N, d)
+    y : array_like, shape (N,)
+    lam, a, b : float
+        Prior precision of ``w`` and the Gamma prior of ``α`` (all positive).
+    mu : array_like, shape (d,)
+    Sigma : array_like, shape (d, d)
+        Symmetric positive definite.
+    shape, rate : float
+        Parameters of ``q(α)`` (positive).
+
+    Returns
+    -------
+    float
+
+    Raises
+    ------
+    ValueError
+        If an argument has the wrong shape, is not finite, or is not positive
+        (``Sigma`` positive definite).
+    """
+    X, y, lam, a, b = _regression_inputs(X, y, lam, a, b)
+    mu = check.vector(mu, X.shape[1], "mu")
+    Sigma, L = check.spd(Sigma, X.shape[1], "Sigma")
+    shape, rate = check.positive(shape, "shape"), check.positive(rate, "rate")
+    return _regression_elbo(X, y, lam, a, b, mu, Sigma, 2 * np.sum(np.log(np.diag(L))), shape, rate)
+
+
+def cavi_linear_regression(X, y, lam, a, b, n_iter=50):
+    """Mean-field coordinate ascent (CAVI) for linear regression with unknown noise precision.
+
+    The model of :func:`linear_regression_elbo`. Starting from ``q(α)`` equal to the prior,
+    each sweep sets ``log q(w) = E_α log p + const`` and then ``log q(α) = E_w log p + const``:
+    ``Σ = (λ I + E[α] XᵀX)⁻¹``, ``μ = E[α] Σ Xᵀy``; ``a_N = a + N/2``,
+    ``b_N = b + ½ (‖y - Xμ‖² + tr(XᵀX Σ))``.
+
+    Parameters
+    ----------
+    X, y, lam, a, b
+        As in :func:`linear_regression_elbo`.
+    n_iter : int
+        Number of sweeps (at least 1).
+
+    Returns
+    -------
+    mu : ndarray, shape (d,)
+    Sigma : ndarray, shape (d, d)
+    shape, rate : float
+        The final factors.
+    elbo : ndarray, shape (2 n_iter,)
+        The ELBO after every factor update (w, then α, in each sweep).
+
+    Raises
+    ------
+    ValueError
+        If an argument is invalid.
+    """
+    X, y, lam, a, b = _regression_inputs(X, y, lam, a, b)
+    n_iter = check.count(n_iter, "n_iter")
+    (N, d), XtX, Xty = X.shape, X.T @ X, X.T @ y
+    shape, rate, elbos = a, b, []
+    for _ in range(n_iter):
+        Sigma = np.linalg.inv(lam * np.eye(d) + shape / rate * XtX)          # update q(w)
+        mu, log_det = shape / rate * Sigma @ Xty, np.linalg.slogdet(Sigma)[1]
+        elbos.append(_regression_elbo(X, y, lam, a, b, mu, Sigma, log_det, shape, rate))
+        r = y - X @ mu                                                      # update q(α)
+        shape, rate = a + N / 2, b + 0.5 * (r @ r + np.sum(XtX * Sigma))
+        elbos.append(_regression_elbo(X, y, lam, a, b, mu, Sigma, log_det, shape, rate))
+    return mu, Sigma, shape, rate, np.array(elbos)
 
 
 def score_gradient(log_joint, m, s, eps):
@@ -264,6 +397,157 @@ def bbvi_gaussian(grad_log_joint, m0, s0, n_iter, n_samples, rng, lr=0.1):
     return np.array(m_path), np.array(s_path)
 
 
+def _recognition(V, c, k_name="c"):
+    V = check.matrix(V, "V")
+    return V, check.vector(c, V.shape[0], k_name)
+
+
+def sleep_gradient(V, c, log_s, X, Z):
+    """Sleep-phase objective ``(1/S) Σ_s log q(z_s | x_s)`` and its gradient, ``q(z|x) = N(Vx + c, diag(s²))``.
+
+    With ``e_s = z_s - V x_s - c``: ``∂/∂V = mean_s (e_s/s²) x_sᵀ``, ``∂/∂c = mean_s e_s/s²``
+    and ``∂/∂log s = mean_s e_s²/s² - 1`` (elementwise), the delta rule of wake-sleep.
+
+    Parameters
+    ----------
+    V : array_like, shape (k, D)
+    c, log_s : array_like, shape (k,)
+    X : array_like, shape (S, D)
+        Fantasy observations.
+    Z : array_like, shape (S, k)
+        The latents that generated them.
+
+    Returns
+    -------
+    value : float
+    dV : ndarray, shape (k, D)
+    dc, dlog_s : ndarray, shape (k,)
+
+    Raises
+    ------
+    ValueError
+        If a shape is wrong or a value is not finite.
+    """
+    V, c = _recognition(V, c)
+    k, D = V.shape
+    log_s = check.vector(log_s, k, "log_s")
+    X, Z = check.matrix(X, "X"), check.matrix(Z, "Z")
+    if X.shape[1] != D or Z.shape != (X.shape[0], k):
+        raise ValueError(f"X must have shape (S, {D}) and Z shape (S, {k}), got {X.shape} and {Z.shape}")
+    s2 = np.exp(2 * log_s)
+    e = Z - X @ V.T - c
+    value = -0.5 * np.mean(np.sum(e**2 / s2 + np.log(2 * np.pi * s2), axis=1))
+    g = e / s2
+    return float(value), g.T @ X / len(X), g.mean(axis=0), np.mean(e**2 / s2, axis=0) - 1
+
+
+def sleep_phase(W, mu, sigma, V, c, s, n_steps, batch, rng, lr=0.05):
+    """The sleep phase of wake-sleep for a linear-Gaussian generative model, with its parameters fixed.
+
+    Each step draws ``batch`` fantasies ``z ~ N(0, I)``, ``x = W z + mu + σ ε`` and takes a
+    gradient-ascent step of size ``lr`` on :func:`sleep_gradient` in ``(V, c, log s)``.
+
+    Parameters
+    ----------
+    W : array_like, shape (D, k)
+    mu : array_like, shape (D,)
+    sigma : float
+        Generative model (``sigma`` positive).
+    V : array_like, shape (k, D)
+    c, s : array_like, shape (k,)
+        Starting recognition model ``q(z|x) = N(Vx + c, diag(s²))`` (``s`` positive).
+    n_steps, batch : int
+        Number of steps and fantasies per step (at least 1).
+    rng : numpy.random.Generator
+    lr : float, optional
+        Step size (positive).
+
+    Returns
+    -------
+    V_path : ndarray, shape (n_steps + 1, k, D)
+    c_path, s_path : ndarray, shape (n_steps + 1, k)
+
+    Raises
+    ------
+    ValueError
+        If an argument is invalid.
+    """
+    W = check.matrix(W, "W")
+    D, k = W.shape
+    mu, sigma = check.vector(mu, D, "mu"), check.positive(sigma, "sigma")
+    V, c = _recognition(V, c)
+    if V.shape != (k, D):
+        raise ValueError(f"V must have shape ({k}, {D}), got {V.shape}")
+    s = check.vector(s, k, "s")
+    if np.any(s <= 0):
+        raise ValueError("s must be positive")
+    n_steps, batch = check.count(n_steps, "n_steps"), check.count(batch, "batch")
+    rng, lr = check.generator(rng), check.positive(lr, "lr")
+    log_s, path = np.log(s), [(V, c, s)]
+    for _ in range(n_steps):
+        Z = rng.standard_normal((batch, k))
+        X = Z @ W.T + mu + sigma * rng.standard_normal((batch, D))
+        _, dV, dc, dlog_s = sleep_gradient(V, c, log_s, X, Z)
+        V, c, log_s = V + lr * dV, c + lr * dc, log_s + lr * dlog_s
+        path.append((V, c, np.exp(log_s)))
+    return tuple(np.array(p) for p in zip(*path))
+
+
+def linear_vae_elbo(X, W, b, psi, V, c, L):
+    """Average ELBO of a linear VAE and its gradient in every parameter.
+
+    Decoder ``x | z ~ N(W z + b, ψ I)``, prior ``z ~ N(0, I)``, encoder
+    ``q(z | x) = N(V x + c, S)`` with ``S = L Lᵀ`` (``L`` lower triangular). With
+    ``m_i = V x_i + c`` and ``r_i = x_i - W m_i - b``, the expectations are exact:
+    ``F = (1/n) Σ_i [-D/2 log(2πψ) - (‖r_i‖² + tr(W S Wᵀ))/(2ψ) - ½(tr S + ‖m_i‖² - k - log det S)]``.
+
+    Parameters
+    ----------
+    X : array_like, shape (n, D)
+    W : array_like, shape (D, k)
+    b : array_like, shape (D,)
+    psi : float
+        Decoder noise variance (positive).
+    V : array_like, shape (k, D)
+    c : array_like, shape (k,)
+    L : array_like, shape (k, k)
+        Lower triangular with non-zero diagonal.
+
+    Returns
+    -------
+    F : float
+    grads : tuple of ndarray
+        ``(dW, db, dpsi, dV, dc, dL)``, the gradient of ``F`` (``dL`` lower triangular).
+
+    Raises
+    ------
+    ValueError
+        If a shape is wrong, a value is not finite, ``psi`` is not positive or ``L`` is not
+        lower triangular with a non-zero diagonal.
+    """
+    X, W = check.matrix(X), check.matrix(W, "W")
+    (n, D), k = X.shape, W.shape[1]
+    if W.shape[0] != D:
+        raise ValueError(f"W must have {D} rows, got shape {W.shape}")
+    b, psi = check.vector(b, D, "b"), check.positive(psi, "psi")
+    V, c = _recognition(V, c)
+    L = check.square(L, "L")
+    if V.shape != (k, D) or L.shape != (k, k):
+        raise ValueError(f"V must have shape ({k}, {D}) and L shape ({k}, {k}), got {V.shape} and {L.shape}")
+    if np.any(np.triu(L, 1)) or np.any(np.diag(L) == 0):
+        raise ValueError("L must be lower triangular with a non-zero diagonal")
+    S = L @ L.T
+    M = X @ V.T + c                                   # encoder means m_i
+    R = X - M @ W.T - b                               # residuals r_i
+    E = np.sum(R**2) / n + np.sum((W @ L) ** 2)       # mean E_q ‖x - W z - b‖²
+    F = (-D / 2 * np.log(2 * np.pi * psi) - E / (2 * psi)
+         - 0.5 * (np.trace(S) + np.sum(M**2) / n - k - 2 * np.sum(np.log(np.abs(np.diag(L))))))
+    G = R @ W / psi - M                               # ∂F/∂m_i (times n)
+    dS = -W.T @ W / (2 * psi) - 0.5 * np.eye(k) + 0.5 * np.linalg.inv(S)
+    return float(F), (R.T @ M / (n * psi) - W @ S / psi, R.mean(axis=0) / psi,
+                      -D / (2 * psi) + E / (2 * psi**2), G.T @ X / n, G.mean(axis=0), np.tril(2 * dS @ L))
+
+
 def _points(z, d=None):
     """``z`` as a finite array of shape (..., d) with d >= 1."""
     z = check.finite(z, "z")
@@ -352,3 +636,51 @@ def radial_flow(z, z0, alpha, beta):
     bh = beta_hat * h
     log_det = (z.shape[-1] - 1) * np.log1p(bh) + np.log1p(bh - beta_hat * h**2 * r)
     return z + bh[..., None] * diff, log_det
+
+
+def _quadratic_features(X):
+    """``(1, x_a, x_a x_b for a <= b)`` for every row of ``X``."""
+    a, b = np.triu_indices(X.shape[1])
+    return np.hstack([np.ones((X.shape[0], 1)), X, X[:, a] * X[:, b]])
+
+
+def fantasy_regression(X_s, T_s, X_new):
+    """Least-squares regression of targets on quadratic features of ``x``, fitted on fantasies.
+
+    Fits ``T ≈ φ(x) β`` with ``φ(x) = (1, x_a, x_a x_b for a <= b)`` on the sleep samples
+    ``(X_s, T_s)`` and returns ``φ(X_new) β``: an estimate of ``E[T | x]`` at new points, as
+    used by the DDC Helmholtz machine (``T = ψ(z)``) and by amortised learning
+    (``T = ∇_θ log p_θ(x, z)``).
+
+    Parameters
+    ----------
+    X_s : array_like, shape (S, D)
+        Fantasy observations.
+    T_s : array_like, shape (S, p)
+        Regression targets, one row per fantasy.
+    X_new : array_like, shape (m, D)
+        Points at which to evaluate the fitted regression.
+
+    Returns
+    -------
+    ndarray, shape (m, p)
+
+    Raises
+    ------
+    ValueError
+        If a shape is wrong, a value is not finite, there are fewer fantasies than the
+        ``1 + D + D(D+1)/2`` features, or the features of the fantasies are linearly dependent.
+    """
+    X_s, T_s, X_new = check.matrix(X_s, "X_s"), check.matrix(T_s, "T_s"), check.matrix(X_new, "X_new")
+    S, D = X_s.shape
+    if T_s.shape[0] != S or X_new.shape[1] != D:
+        raise ValueError(f"T_s must have {S} rows and X_new {D} columns, got {T_s.shape} and {X_new.shape}")
+    n_features = 1 + D + D * (D + 1) // 2
+    if S < n_features:
+        raise ValueError(f"X_s must have at least {n_features} rows (one per feature), got {S}")
+    Phi = _quadratic_features(X_s)
+    try:                                              # the normal equations (Φᵀ Φ) β = Φᵀ T
+        beta = np.linalg.solve(Phi.T @ Phi, Phi.T @ T_s)
+    except np.linalg.LinAlgError:
+        raise ValueError("X_s: the quadratic features of the fantasies are linearly dependent") from None
+    return _quadratic_features(X_new) @ beta
