@@ -41,7 +41,10 @@ def test_importance_weighted_estimate_monte_carlo():
     (dict(loss=[0.1, 0.2], p=[0.5, 0.5, 0.0], arm=0), "p must have the shape"),
     (dict(loss=[0.1, np.nan], p=[0.5, 0.5], arm=0), "loss must be finite"),
     (dict(loss=[0.1, 0.2], p=[0.5, 0.5], arm=2), "arm must be integers"),
-    (dict(loss=[0.1, 0.2], p=[0.5, 0.5], arm=0.0), "arm must be integers"),
+    (dict(loss=[0.1, 0.2], p=[0.5, 0.5], arm=0.0), "arm must be an integer"),
+    (dict(loss=[0.1, 0.2], p=[0.5, 0.5], arm=True), "arm must be an integer"),
+    (dict(loss=[0.1, 0.2], p=[0.5, 0.5], arm="1"), "arm must be an integer"),
+    (dict(loss=0.5, p=[0.5, 0.5], arm=0), "p must have the shape of loss"),
     (dict(loss=[0.1, 0.2], p=[1.0, 0.0], arm=1), "p must be positive at the drawn arm"),
 ])
 def test_importance_weighted_estimate_rejects_bad_input(kwargs, match):
@@ -246,3 +249,32 @@ def test_switching_losses():
         bandits.switching_losses(10, 3, switch=1.5)
     with pytest.raises(ValueError, match="n must be an integer >= 2"):
         bandits.switching_losses(10, 1)
+
+
+@pytest.mark.parametrize("call, match", [
+    (lambda: bandits.exp3_bound(-1, 3), "m must take values >= 1"),
+    (lambda: bandits.exp3_bound(0, 3), "m must take values >= 1"),
+    (lambda: bandits.exp3_bound(np.array([10, -5]), 3), "m must take values >= 1"),
+    (lambda: bandits.exp3_bound(100.5, 3), "m must be an integer"),
+    (lambda: bandits.exp3_bound("100", 3), "m must be an integer"),
+    (lambda: bandits.exp3_bound(100, 0), "n must take values >= 1"),
+    (lambda: bandits.exp3_bound(100, True), "n must be an integer"),
+    (lambda: bandits.ucb1_bound([0.2, 0.5], 0), "m must take values >= 1"),
+    (lambda: bandits.ucb1_bound([0.2, 0.5], -3), "m must take values >= 1"),
+    (lambda: bandits.ucb1_bound([0.2, 0.5], [[1, 2], [3]]), "m must be a rectangular"),
+    (lambda: bandits.regret(np.zeros((3, 2)), [[0, 1], [1]]), "arms must be a rectangular"),
+    (lambda: bandits.pseudo_regret([0.1, 0.3], np.array([0.0, np.nan])), "arms must be an integer"),
+    (lambda: bandits.switching_losses(10, 3, switch="0.3"), "switch must be a finite real"),
+    (lambda: bandits.exp3(np.ones((20, 3)), eta=1e308, rng=np.random.default_rng(0)), "exp3 diverged"),
+])
+@pytest.mark.filterwarnings("ignore:overflow:RuntimeWarning")
+def test_bounds_and_helpers_reject_bad_input(call, match):
+    with pytest.raises(ValueError, match=match):
+        call()
+
+
+def test_bounds_accept_integer_arrays_and_one_arm():
+    np.testing.assert_allclose(bandits.exp3_bound(np.array([100, 400]), 3),
+                               np.sqrt(2 * np.array([100, 400]) * 3 * np.log(3)))
+    assert bandits.exp3_bound(100, 1) == 0.0
+    assert bandits.ucb1_bound([0.2, 0.5], 1) == pytest.approx((1 + np.pi ** 2 / 3) * 0.3)

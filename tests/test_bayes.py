@@ -382,7 +382,7 @@ def test_gp_rejects_bad_input():
         bayes.gp_posterior(X, y, X0[:, :1], 0.1)
     with pytest.raises(ValueError, match="y must have shape"):
         bayes.gp_log_marginal_likelihood(X, y[:3], 0.1)
-    with pytest.raises(ValueError, match="kernel must be None or a callable"):
+    with pytest.raises(ValueError, match="kernel must be callable"):
         bayes.gp_posterior(X, y, X0, 0.1, kernel="rbf")
     with pytest.raises(ValueError, match=r"kernel\(A, B\) must return"):
         bayes.gp_posterior(X, y, X0, 0.1, kernel=lambda A, B: np.ones((2, 2)))
@@ -392,3 +392,58 @@ def test_gp_rejects_bad_input():
         bayes.gp_log_marginal_likelihood(np.vstack([X, X[:1]]), np.append(y, 0.0), 0.0)
     with pytest.raises(ValueError, match="K \\+ sigma² I must be positive definite"):
         bayes.gp_log_marginal_likelihood(X, y, 0.1, kernel=lambda A, B: -(A @ B.T))
+
+
+# ------------------------------------------------- invariances (issue #16, numerics)
+def _gp_results(X, y, X0, ell):
+    mean, var = bayes.gp_posterior(X, y, X0, 0.2, ell=ell, tau=1.3)
+    _, cov = bayes.gp_posterior(X, y, X0, 0.2, ell=ell, tau=1.3, full_cov=True, noisy=True)
+    return mean, var, cov, bayes.gp_log_marginal_likelihood(X, y, 0.2, ell=ell, tau=1.3)
+
+
+def _assert_same(new, ref, rtol=1e-8):
+    for a, b in zip(new, ref):
+        np.testing.assert_allclose(a, b, rtol=rtol, atol=rtol * np.max(np.abs(b)))
+
+
+@pytest.mark.parametrize("shift", [1e5, -1e5])
+@pytest.mark.parametrize("d", [1, 3])
+def test_gp_is_unchanged_by_a_translation_of_the_inputs(shift, d):
+    # the SE kernel depends on x - x' only; with ‖x‖² + ‖x'‖² − 2xᵀx' the mean moved by 4e-4
+    X, y, X0 = _gp_data(25, d, 4)
+    _assert_same(_gp_results(X + shift, y, X0 + shift, 0.6), _gp_results(X, y, X0, 0.6))
+
+
+@pytest.mark.parametrize("scale", [1e4, 1e-4])
+def test_gp_is_unchanged_when_inputs_and_length_scale_are_scaled_together(scale):
+    X, y, X0 = _gp_data(25, 2, 5)
+    _assert_same(_gp_results(X * scale, y, X0 * scale, 0.6 * scale), _gp_results(X, y, X0, 0.6))
+
+
+def test_se_kernel_is_exactly_symmetric_with_unit_diagonal_far_from_the_origin():
+    X = _gp_data(20, 3, 6)[0] + 1e5
+    K = bayes._se_kernel(X, X, 0.5, 1.0)
+    assert np.array_equal(K, K.T) and np.all(np.diag(K) == 1.0)
+
+
+def test_gp_checks_flags_callables_and_what_the_kernel_returns():
+    X, y, X0 = _gp_data(10, 2, 0)
+    for flag in ("full_cov", "noisy"):
+        with pytest.raises(ValueError, match=f"{flag} must be True or False"):
+            bayes.gp_posterior(X, y, X0, 0.1, **{flag: "no"})
+    with pytest.raises(ValueError, match="kernel must be callable"):
+        bayes.gp_log_marginal_likelihood(X, y, 0.1, kernel=np.eye(10))
+    with pytest.raises(ValueError, match=r"kernel\(A, B\) must be finite"):
+        bayes.gp_log_marginal_likelihood(X, y, 0.1, kernel=lambda A, B: np.full((len(A), len(B)), np.nan))
+    with pytest.raises(ValueError, match=r"kernel\(A, B\) must be numeric"):
+        bayes.gp_log_marginal_likelihood(X, y, 0.1, kernel=lambda A, B: "K")
+
+
+def test_lasso_path_and_soft_threshold_reject_bad_flags_and_shapes():
+    X, y = _sparse_regression(20, 4, 0)
+    with pytest.raises(ValueError, match="warm_start must be True or False"):
+        bayes.lasso_path(X, y, warm_start="no")
+    with pytest.raises(ValueError, match="t of shape"):
+        bayes.soft_threshold(np.ones(3), np.ones(2))
+    with pytest.raises(ValueError, match="z must be"):
+        bayes.soft_threshold("abc", 1.0)

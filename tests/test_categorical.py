@@ -413,9 +413,16 @@ def test_table_from_pairs_validation(pairs, match):
 
 
 @pytest.mark.parametrize("kwargs, match", [
-    (dict(stat="mean"), "stat must be a callable"),
+    (dict(stat="mean"), "stat must be callable"),
     (dict(data=[1.0]), "data must have at least 2 rows"),
-    (dict(data=[1.0, np.nan, 2.0]), "data must be numeric and finite"),
+    (dict(data=[1.0, np.nan, 2.0]), "data must be finite"),
+    (dict(data=["a", "b", "c"]), "data must be numeric"),
+    (dict(data=[[1.0, 2.0], [3.0]]), "data must be a rectangular array"),
+    (dict(n_resamples=True), "n_resamples must be an integer >= 1"),
+    (dict(level="0.95"), "level must be a finite real number"),
+    (dict(seed="abc"), "seed must be a non-negative integer"),
+    (dict(seed=1.5), "seed must be a non-negative integer"),
+    (dict(stat=lambda s: ["x"] * len(s)), "the value returned by stat must be numeric"),
     (dict(n_resamples=0), "n_resamples must be an integer >= 1"),
     (dict(n_resamples=10.0), "n_resamples must be an integer >= 1"),
     (dict(level=1.0), "level must lie strictly between 0 and 1"),
@@ -428,6 +435,21 @@ def test_bootstrap_ci_validation(kwargs, match):
     args.update(kwargs)
     with pytest.raises(ValueError, match=match):
         C.bootstrap_ci(**args)
+
+
+@pytest.mark.parametrize("fn, flag", [(C.chi2_statistic, "correction"), (C.chi2_homogeneity, "correction"),
+                                      (C.chi2_independence, "correction"), (C.mcnemar, "exact")])
+@pytest.mark.parametrize("value", ["no", None, 1])
+def test_flags_must_be_bools(fn, flag, value):
+    with pytest.raises(ValueError, match=f"{flag} must be True or False"):
+        fn([[12, 5], [7, 15]], **{flag: value})
+
+
+def test_ragged_tables_and_pairs_are_rejected_by_name():
+    with pytest.raises(ValueError, match="table must be a rectangular array"):
+        C.fisher_exact([[1, 2], [3]])
+    with pytest.raises(ValueError, match="pairs must be a rectangular array"):
+        C.table_from_pairs([[0, 1], [1]])
 
 
 def test_bootstrap_bca_rejects_degenerate_data():

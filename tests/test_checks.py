@@ -13,7 +13,8 @@ def test_claim_prints_a_stable_line(capsys):
 def test_claim_accepts_numpy_bools(capsys):
     claim("numpy bool", np.bool_(True))
     claim("0-d array", np.array(True))
-    assert capsys.readouterr().out.count("\u2713") == 2
+    claim("one-element array", np.array([True]))
+    assert capsys.readouterr().out.count("\u2713") == 3
 
 
 def test_false_claim_raises_with_the_statement():
@@ -21,7 +22,8 @@ def test_false_claim_raises_with_the_statement():
         claim("one is two", 1 == 2)
 
 
-@pytest.mark.parametrize("ok", [np.array([True, True]), 1, "yes", None, 0.5])
+@pytest.mark.parametrize("ok", [np.array([True, True]), 1, "yes", "no", None, 0.5, [True],
+                                [[True], [True, False]], object()])
 def test_claim_rejects_values_that_are_not_one_bool(ok):
     with pytest.raises(ValueError, match="ok must be a single bool"):
         claim("ambiguous", ok)
@@ -61,9 +63,14 @@ def test_claim_close_uses_allclose_rule():
     ([[1.0]], [1.0], {}, "shape"),
     ([np.nan], [1.0], {}, "finite"),
     ([1.0], [np.inf], {}, "finite"),
-    ([1.0], [1.0], {"atol": -1}, "atol and rtol"),
+    ([1.0], [1.0], {"atol": -1}, "atol must be non-negative"),
     ([1.0], [1.0], {"atol": 0, "rtol": 0}, "atol and rtol"),
-    ([1.0], [1.0], {"rtol": np.nan}, "atol and rtol"),
+    ([1.0], [1.0], {"rtol": np.nan}, "rtol must be a finite real number"),
+    ([1.0], [1.0], {"atol": "1e-8"}, "atol must be a finite real number"),
+    ([1.0], [1.0], {"rtol": True}, "rtol must be a finite real number"),
+    ("abc", [1.0], {}, "actual must be numeric"),
+    ([1.0], [[1.0, 2.0], [3.0]], {}, "expected must be a rectangular array"),
+    ([np.nan], [np.inf], {}, "actual must be finite"),
 ])
 def test_claim_close_rejects_bad_input(actual, expected, kw, match):
     with pytest.raises(ValueError, match=match):

@@ -542,3 +542,119 @@ def test_em_variants_raise_when_a_component_collapses():
 def test_unknown_families_are_rejected_by_name(family):
     with pytest.raises(ValueError, match="family"):
         clustering.em_exponential_family(_COUNTS, family, ([1.0], [1.0]))
+
+
+# --------------------------------------------------------- translation far from the origin
+SHIFT = 1e5
+
+
+def _close(shifted, ref, rtol=1e-8):
+    """Agreement to ``rtol`` relative to the size of the reference (normwise, so that entries
+    that are zero in exact arithmetic do not demand a relative accuracy of their own)."""
+    shifted, ref = np.asarray(shifted, dtype=float), np.asarray(ref, dtype=float)
+    np.testing.assert_allclose(shifted, ref, rtol=0, atol=rtol * np.abs(ref).max())
+
+
+@pytest.mark.parametrize("n, k, d, seed", SIZES)
+def test_kmeans_is_unchanged_by_a_translation_far_from_the_origin(n, k, d, seed):
+    # the distances are computed from x - μ, not as ‖x‖² + ‖μ‖² - 2xᵀμ, which would lose
+    # about ε‖x‖² (1e-6 at 1e5) to cancellation
+    X, init, _, _ = _data(n, k, d, seed)
+    t = SHIFT * np.ones(d)
+    ref, far = clustering.kmeans(X, init, 300), clustering.kmeans(X + t, init + t, 300)
+    np.testing.assert_array_equal(far.labels, ref.labels)
+    assert far.n_iter == ref.n_iter
+    _close(far.centres - t, ref.centres)
+    _close(far.inertia, ref.inertia)
+    _close(far.history, ref.history)
+    np.testing.assert_array_equal(clustering.kmeans_assign(X + t, ref.centres + t), ref.labels)
+    _close(clustering.kmeans_inertia(X + t, init + t, ref.labels), clustering.kmeans_inertia(X, init, ref.labels))
+
+
+@pytest.mark.parametrize("n, k, d, seed", SIZES)
+def test_gmm_is_unchanged_by_a_translation_far_from_the_origin(n, k, d, seed):
+    X, init, covs, weights = _data(n, k, d, seed)
+    t = SHIFT * np.ones(d)
+    _close(clustering.gmm_log_joint(X + t, init + t, covs, weights), clustering.gmm_log_joint(X, init, covs, weights))
+    resp = clustering.gmm_e_step(X, init, covs, weights)[0]
+    _close(clustering.gmm_e_step(X + t, init + t, covs, weights)[0], resp)
+    (m_far, c_far, w_far), (m_ref, c_ref, w_ref) = clustering.gmm_m_step(X + t, resp), clustering.gmm_m_step(X, resp)
+    _close(m_far - t, m_ref), _close(c_far, c_ref), _close(w_far, w_ref)
+    ref, far = clustering.gmm_em(X, init, covs, weights, 50), clustering.gmm_em(X + t, init + t, covs, weights, 50)
+    _close(far.means - t, ref.means)
+    _close(far.covs, ref.covs)
+    _close(far.weights, ref.weights)
+    _close(far.resp, ref.resp)
+    _close(far.log_likelihood, ref.log_likelihood)
+    (g_far, ll_far), (g_ref, ll_ref) = (clustering.gem_step(X + t, init + t, covs, weights),
+                                        clustering.gem_step(X, init, covs, weights))
+    _close(g_far - init - t, g_ref - init)                      # the step itself, not just the new means
+    _close(ll_far, ll_ref)
+
+
+def test_gmm_map_em_is_unchanged_by_a_translation_far_from_the_origin():
+    X, prior, (means, covs, weights) = _map_setup()
+    t = SHIFT * np.ones(2)
+    ref = clustering.gmm_map_em(X, prior, (means, covs, weights), max_iter=30)
+    far = clustering.gmm_map_em(X + t, {**prior, "mean": prior["mean"] + t}, (means + t, covs, weights), max_iter=30)
+    _close(far.means - t, ref.means)
+    _close(far.covs, ref.covs)
+    _close(far.resp, ref.resp)
+    _close(far.log_posterior, ref.log_posterior)
+
+
+# ------------------------------------------------------------- divergence and overflow
+_DUPLICATES = np.array([[0, 0], [0, 0], [0, 0], [5, 5], [6, 5], [5, 6], [6, 6.0]])
+
+
+def test_gmm_em_reports_a_collapsing_component_as_divergence():
+    # component 0 ends up responsible only for three equal points: its covariance becomes 0
+    with pytest.raises(ValueError, match="EM diverged at step 2: the covariance of component 0 collapsed"):
+        clustering.gmm_em(_DUPLICATES, np.array([[0.0, 0], [5.5, 5.5]]), np.array([np.eye(2)] * 2), [0.5, 0.5], 50)
+    # the prior of MAP-EM keeps it positive definite
+    prior = {"alpha": 1.0, "mean": np.zeros(2), "kappa": 0.01, "nu": 3.0, "scale": 0.01 * np.eye(2)}
+    res = clustering.gmm_map_em(_DUPLICATES, prior, (np.array([[0.0, 0], [5.5, 5.5]]), np.array([np.eye(2)] * 2),
+                                                     [0.5, 0.5]), max_iter=50)
+    assert np.all(np.isfinite(res.log_posterior))
+
+
+def test_gmm_em_reports_a_component_without_responsibility_as_divergence():
+    # a component whose mean is so far away that no point gives it any responsibility
+    X, init, covs, weights = _data(30, 2, 2, 0)
+    with pytest.raises(ValueError, match="EM diverged at step 1: component 1 lost all responsibility"):
+        clustering.gmm_em(X, np.array([init[0], [1e3, 1e3]]), covs, weights)
+
+
+def test_the_exponential_family_em_reports_a_non_finite_likelihood():
+    # component 0 shrinks onto 0 and 1e-160: its variance (about 1e-321) gives infinite
+    # natural parameters and a NaN log-likelihood, reported instead of carried on
+    x = np.array([0, 1e-160, 5, 5.1, 4.9])
+    with np.errstate(all="ignore"), pytest.raises(ValueError, match=r"after step 2 \(EM diverged\) is nan"):
+        clustering.em_exponential_family(x, "normal", ([0.4, 0.6], [[1e-161, 1.0], [5.0, 26.0]]), max_iter=20)
+
+
+@pytest.mark.parametrize("call, match", [
+    (lambda X, C: clustering.kmeans_assign(X, C), "X is too far from centres"),
+    (lambda X, C: clustering.kmeans(X, C), "X is too far from init"),
+    (lambda X, C: clustering.kmeans_inertia(X, C, np.zeros(len(X), dtype=int)), "X is too far from centres"),
+    (lambda X, C: clustering.gmm_e_step(X, C, np.array([np.eye(2)] * 2), [0.5, 0.5]), "Mahalanobis distances overflow"),
+    (lambda X, C: clustering.gem_step(X, C, np.array([np.eye(2)] * 2), [0.5, 0.5]), "Mahalanobis distances overflow"),
+])
+def test_overflowing_distances_raise_instead_of_returning_nan_or_inf(call, match):
+    X = np.array([[0.0, 0.0], [1e200, 1e200], [1.0, 0.0]])
+    with pytest.raises(ValueError, match=match):
+        call(X, np.array([[0.0, 0.0], [1.0, 1.0]]))
+
+
+def test_list_and_string_inputs_of_the_em_variants():
+    res = clustering.em_exponential_family([0, 1, 2, 7, 8, 9], "poisson", ([0.5, 0.5], [1.0, 8.0]), max_iter=5)
+    ref = clustering.em_exponential_family(np.array([0, 1, 2, 7, 8, 9.0]), "poisson", ([0.5, 0.5], [1.0, 8.0]), max_iter=5)
+    np.testing.assert_array_equal(res.params, ref.params)
+    for bad in ["abc", [[0, 1], [2]], None]:
+        with pytest.raises(ValueError, match="x must"):
+            clustering.em_exponential_family(bad, "poisson", ([1.0], [1.0]))
+    X, prior, (means, covs, weights) = _map_setup()
+    for init, name in [((means[:, :1], covs, weights), "init means"), ((means, -covs, weights), "init covs"),
+                       ((means, covs, [0.9, 0.3]), "init weights")]:
+        with pytest.raises(ValueError, match=name):
+            clustering.gmm_map_em(X, prior, init)

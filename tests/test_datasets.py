@@ -70,3 +70,49 @@ def test_sine_1d():
 def test_bad_arguments_raise(call, match):
     with pytest.raises(ValueError, match=match):
         call()
+
+
+@pytest.mark.parametrize("d, margin", [(1, 0.99999), (10, 0.95), (100, 0.5)])
+def test_separable_rejects_a_margin_that_rejection_sampling_cannot_reach(d, margin):
+    # these used to run practically forever: a fraction < 1e-4 of the ball has |w·x| >= margin
+    with pytest.raises(ValueError, match="margin=.* is too close to radius"):
+        datasets.separable(n=10, d=d, margin=margin)
+
+
+@pytest.mark.parametrize("d, t", [(1, 0.6), (3, 0.5), (10, 0.3)])
+def test_separable_acceptance_probability(d, t):
+    # P(|w·x| >= t r) for x uniform in the d-ball of radius r, against a Monte Carlo estimate
+    rng = np.random.default_rng(d)
+    z = rng.standard_normal((200_000, d))
+    z *= (2.0 * rng.random(len(z)) ** (1 / d) / np.linalg.norm(z, axis=1))[:, None]
+    assert datasets._acceptance(2.0 * t, 2.0, d) == pytest.approx(np.mean(np.abs(z[:, 0]) >= 2.0 * t), abs=0.005)
+
+
+def test_separable_near_the_acceptance_limit_finishes():
+    X, y, w = datasets.separable(n=20, d=1, margin=0.9998, seed=0)
+    assert np.all(y * (X @ w) >= 0.9998)
+
+
+@pytest.mark.parametrize("call, match", [
+    (lambda: datasets.linear_regression(seed="0"), "seed must be"),
+    (lambda: datasets.two_gaussians(seed=-1), "seed must be"),
+    (lambda: datasets.separable(seed=1.5), "seed must be"),
+    (lambda: datasets.sine_1d(seed=True), "seed must be"),
+    (lambda: datasets.linear_regression(intercept="no"), "intercept must be True or False"),
+    (lambda: datasets.linear_regression(n=True), "n must be"),
+    (lambda: datasets.linear_regression(sigma="0.5"), "sigma must be"),
+    (lambda: datasets.two_gaussians(mean_pos=[[1.0, 2.0], [3.0]]), "mean_pos must be"),
+    (lambda: datasets.two_gaussians(cov_neg="eye"), "cov_neg must be"),
+    (lambda: datasets.two_gaussians(frac_pos="0.5"), "frac_pos must be"),
+    (lambda: datasets.separable(margin="0.1"), "margin must be"),
+    (lambda: datasets.sine_1d(low="0"), "low must be"),
+])
+def test_bad_types_are_named(call, match):
+    with pytest.raises(ValueError, match=match):
+        call()
+
+
+def test_a_generator_is_accepted_as_seed():
+    a = datasets.sine_1d(n=5, seed=np.random.default_rng(3))
+    b = datasets.sine_1d(n=5, seed=3)
+    assert all(np.array_equal(u, v) for u, v in zip(a, b))

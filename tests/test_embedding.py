@@ -207,3 +207,73 @@ def test_bad_inputs():
         embedding.lle_weights(X, 5, reg=0.0)           # k = 5 > d = 3: singular Gram matrices
     with pytest.raises(ValueError, match="n_components"):
         embedding.lle(X, 20, 5)
+
+
+# ------------------------------------------------------------------ translation and scale
+# Everything here depends on X only through the differences x_i - x_j: a shift of the data
+# changes nothing, and X -> cX multiplies D by c² (P, the LLE weights and embedding stay).
+_X_INV = np.random.default_rng(0).standard_normal((60, 5)) * np.arange(1, 6)
+_CHANGES = [pytest.param(1.0, 1e5, id="shift 1e5"), pytest.param(1e-3, 0.0, id="scale 1e-3"),
+            pytest.param(1e3, 0.0, id="scale 1e3")]
+# a shift of 1e5 of data spread over 1e-2: the neighbours found from ||x||² + ||y||² - 2x·y change
+_HARD = _CHANGES + [pytest.param(1e-2, 1e5, id="scale 1e-2 and shift 1e5")]
+
+
+def _close(a, b, rtol=1e-8):
+    """``a == b`` to ``rtol`` relative to the largest entry of ``b``."""
+    np.testing.assert_allclose(a, b, rtol=rtol, atol=rtol * np.abs(b).max())
+
+
+@pytest.mark.parametrize("c, shift", _HARD)
+def test_distances_and_affinities_are_translation_and_scale_invariant(c, shift):
+    X, Xt = _X_INV, c * _X_INV + shift
+    _close(embedding.squared_distances(Xt), c ** 2 * embedding.squared_distances(X))
+    P, beta = embedding.conditional_p(X, 10.0)
+    Pt, beta_t = embedding.conditional_p(Xt, 10.0)
+    _close(Pt, P)
+    np.testing.assert_allclose(beta_t * c ** 2, beta, rtol=1e-8)      # sigma_i scales with c
+    _close(embedding.joint_p(Xt, 10.0), embedding.joint_p(X, 10.0))
+
+
+@pytest.mark.parametrize("c, shift", _HARD)
+def test_lle_is_translation_and_scale_invariant(c, shift):
+    X, Xt = _X_INV, c * _X_INV + shift
+    _close(embedding.lle_weights(Xt, 6), embedding.lle_weights(X, 6))
+    Y, Yt = embedding.lle(X, 2, 8), embedding.lle(Xt, 2, 8)
+    _close(Yt * np.sign(np.sum(Yt * Y, axis=0)), Y)                  # eigenvectors: up to sign
+
+
+@pytest.mark.parametrize("c, shift", _CHANGES)
+def test_tsne_depends_on_x_only_through_invariant_affinities(c, shift):
+    """t-SNE sees X only through P, which is invariant; its gain rule (a sign test) turns
+    rounding-level differences into different trajectories after some tens of steps, so
+    the whole run is compared over its first ten steps."""
+    a = embedding.tsne(_X_INV, 10.0, 10, np.random.default_rng(1))
+    b = embedding.tsne(c * _X_INV + shift, 10.0, 10, np.random.default_rng(1))
+    _close(b.Y, a.Y)
+    np.testing.assert_allclose(b.kl, a.kl, rtol=1e-8)
+
+
+def test_student_t_affinities_and_gradient_are_translation_invariant():
+    rng = np.random.default_rng(2)
+    Y, P = rng.standard_normal((40, 2)), embedding.joint_p(rng.standard_normal((40, 3)), 5.0)
+    _close(embedding.joint_q(Y + 1e5)[0], embedding.joint_q(Y)[0])
+    _close(embedding.tsne_gradient(P, Y + 1e5), embedding.tsne_gradient(P, Y))
+    _close(embedding.tsne_gradient(P, Y - [3e6, -1e5]), embedding.tsne_gradient(P, Y))
+
+
+def test_tsne_divergence_is_an_error_not_nan():
+    X = np.random.default_rng(0).standard_normal((30, 3))
+    with pytest.raises(ValueError, match="diverged.*learning_rate"):
+        embedding.tsne(X, 5.0, 100, np.random.default_rng(0), learning_rate=1e200)
+    with pytest.raises(ValueError, match="too far apart"):
+        embedding.joint_q(np.array([[0.0, 0.0], [1e200, 0.0]]))
+
+
+def test_more_bad_inputs():
+    X = np.random.default_rng(0).standard_normal((20, 3))
+    with pytest.raises(ValueError, match="X must have at least 3 rows"):
+        embedding.conditional_p(X[:2], 1.5)
+    with pytest.raises(ValueError, match="P must be a rectangular"):
+        embedding.kl_divergence([[0.5, 0.5], [1.0]], [0.5, 0.5])
+    np.testing.assert_array_equal(embedding.squared_distances([[1.0, 2.0]]), [[0.0]])

@@ -192,3 +192,68 @@ def test_bad_inputs():
         gen.elbo_linear_gaussian(x, W, mu, sigma, np.zeros(3), S)
     with pytest.raises(ValueError, match="n_samples"):
         gen.elbo_monte_carlo(x, W, mu, sigma, m, S, 1, np.random.default_rng(0))
+
+
+# ------------------------------------------------------------------ jsd_normal on hard cases
+def _jsd_normal_by_quad(mu1, sd1, mu2, sd2):
+    """Reference: adaptive quadrature (QUADPACK) in x, on pieces one sd (or half an sd of the
+    other component) long over each component's ±14 sd window."""
+    def kl_to_mixture(ma, sa, mb, sb):
+        def f(x):
+            la, lb = scipy.stats.norm.logpdf(x, ma, sa), scipy.stats.norm.logpdf(x, mb, sb)
+            return np.exp(la) * (la - np.logaddexp(la, lb) + np.log(2))
+        lo, hi = ma - 14 * sa, ma + 14 * sa
+        cuts = {ma + k * sa for k in range(-14, 15)} | {mb + k * sb for k in np.arange(-14, 14.5, 0.5)}
+        cuts = sorted(c for c in cuts if lo <= c <= hi)
+        return sum(scipy.integrate.quad(f, a, b, epsabs=1e-15, epsrel=1e-13, limit=200)[0]
+                   for a, b in zip(cuts[:-1], cuts[1:]))
+    return 0.5 * (kl_to_mixture(mu1, sd1, mu2, sd2) + kl_to_mixture(mu2, sd2, mu1, sd1))
+
+
+HARD_NORMALS = [(0, 1e-3, 0, 1), (0, 1, 0, 1e-3), (0, 1e-6, 0, 1), (0, 1e-3, 0.01, 1), (0, 1, 5, 1e-2),
+                (0, 1e-2, 0.3, 1), (3, 1e-4, -2, 10), (0, 1, 0.5, 1.2), (0, 1, 1e-3, 1), (0, 1, 30, 1)]
+
+
+@pytest.mark.parametrize("mu1, sd1, mu2, sd2", HARD_NORMALS)
+def test_jsd_normal_resolves_a_narrow_component(mu1, sd1, mu2, sd2):
+    j = gen.jsd_normal(mu1, sd1, mu2, sd2)
+    assert 0 <= j <= np.log(2)
+    assert j == pytest.approx(_jsd_normal_by_quad(mu1, sd1, mu2, sd2), abs=1e-12)
+    assert gen.jsd_normal(mu2, sd2, mu1, sd1) == pytest.approx(j, abs=1e-15)       # symmetric
+    assert gen.jsd_normal(mu1, sd1, mu2, sd2, n_grid=16000) == pytest.approx(j, abs=1e-15)
+
+
+def test_jsd_normal_bounds_and_invariance_on_extreme_scales():
+    rng = np.random.default_rng(0)
+    for _ in range(200):
+        mu1, mu2 = rng.normal(0, 10 ** rng.uniform(-8, 3), 2)
+        sd1, sd2 = 10 ** rng.uniform(-12, 12, 2)
+        j = gen.jsd_normal(mu1, sd1, mu2, sd2)
+        assert 0 <= j <= np.log(2)
+        # JSD is invariant under x -> a x (and x + b), which the quadrature never forms
+        assert gen.jsd_normal(7 * mu1, 7 * sd1, 7 * mu2, 7 * sd2) == pytest.approx(j, abs=1e-14)
+        if min(sd1, sd2) > 1e-3:          # (mu + 1) - (mu' + 1) is exact to 1e-16 only
+            assert gen.jsd_normal(mu1 + 1, sd1, mu2 + 1, sd2) == pytest.approx(j, abs=1e-12)
+    assert gen.jsd_normal(0, 1e-3, 0, 1) < np.log(2)          # it was 1.167 on a uniform grid
+    assert gen.jsd_normal(1.0, 1e-20, 1.0, 1.0) == pytest.approx(np.log(2), abs=1e-15)   # sd1 -> 0
+    assert gen.jsd_normal(0, 1, 1e-6, 1) == pytest.approx(1e-12 / 8, rel=1e-6)   # ~ d²/8 for close means
+
+
+# ------------------------------------------------------------------ divergence and list input
+def test_divergence_is_an_error_not_nan():
+    X = np.random.default_rng(0).standard_normal((50, 3)) * [3.0, 1.0, 0.5]
+    with pytest.raises(ValueError, match="diverged.*reduce lr"):
+        gen.linear_autoencoder(X, 1, n_iter=200, lr=10.0, rng=np.random.default_rng(0))
+    x = np.random.default_rng(0).normal(2.0, 0.6, 200)
+    with pytest.raises(ValueError, match="diverged.*lr_d or lr_g"):
+        gen.train_gan_1d(x, 50, np.random.default_rng(1), lr_d=1e6, lr_g=1e6)
+
+
+def test_lists_are_accepted_like_arrays():
+    w, g, x, z = [0.1, -0.2, 0.05], [1.0, 0.5], [0.5, 1.0, 1.5], [0.0, -1.0]
+    a = np.asarray
+    assert gen.gan_minibatch_value(w, g, x, z) == gen.gan_minibatch_value(a(w), a(g), a(x), a(z))
+    assert gen.generator_loss(w, g, z) == gen.generator_loss(a(w), a(g), a(z))
+    np.testing.assert_array_equal(gen.discriminator(w, x), gen.discriminator(a(w), a(x)))
+    with pytest.raises(ValueError, match="p_g must be non-negative"):
+        gen.optimal_discriminator([0.5, 0.5], [1.5, -0.5])

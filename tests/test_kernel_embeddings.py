@@ -425,3 +425,77 @@ def test_permutation_test_rejects_bad_arguments():
             E.permutation_test(stat, K, rng=bad)
     with pytest.raises(ValueError, match="statistic must return one value per matrix"):
         E.permutation_test(lambda A: A.sum(), K, rng=rng)
+
+
+# ------------------------------------------------- invariances (issue #16, numerics)
+def _all_statistics(K, L, m, n_components=3):
+    """Every result of the module for the pooled Gram matrix K (first m rows: sample 1) and L."""
+    kp = E.kernel_pca(K, n_components=n_components)
+    two = E.permutation_test(lambda M: E.mmd2_unbiased(M, m), K, n_permutations=99,
+                             rng=np.random.default_rng(0))
+    ind = E.permutation_test(E.hsic_biased, K, L, n_permutations=99, rng=np.random.default_rng(1))
+    return [E.center_kernel(K), kp.eigenvalues, kp.scores, kp.alphas, E.mmd2_biased(K, m),
+            E.mmd2_unbiased(K, m), E.hsic_biased(K, L), two.statistic, two.pvalue,
+            two.null_distribution, ind.statistic, ind.pvalue, ind.null_distribution]
+
+
+def _assert_all_close(new, ref, rtol=1e-8):
+    for a, b in zip(new, ref):
+        np.testing.assert_allclose(a, b, rtol=rtol, atol=rtol * np.max(np.abs(b)))
+
+
+def _invariance_data():
+    rng = np.random.default_rng(11)
+    Z = np.vstack([rng.standard_normal((12, 2)), rng.standard_normal((10, 2)) + [0.8, 0.0]])
+    return Z, Z[:, :1] ** 2 + 0.3 * rng.standard_normal((22, 1))
+
+
+@pytest.mark.parametrize("shift", [1e5, -1e5])
+def test_gaussian_kernel_statistics_are_unchanged_by_a_translation_of_the_data(shift):
+    # the Gram matrices are built from differences x - x' (as mlnotes.bayes does), so the
+    # statistics of data far from the origin agree with those of the original data
+    Z, Y = _invariance_data()
+    ref = _all_statistics(_gauss_stack(Z, 0.9), _gauss_stack(Y, 0.5), 12)
+    new = _all_statistics(_gauss_stack(Z + shift, 0.9), _gauss_stack(Y - shift, 0.5), 12)
+    _assert_all_close(new, ref)
+
+
+@pytest.mark.parametrize("scale", [1e4, 1e-4])
+def test_gaussian_kernel_statistics_are_unchanged_when_data_and_width_are_scaled(scale):
+    Z, Y = _invariance_data()
+    ref = _all_statistics(_gauss_stack(Z, 0.9), _gauss_stack(Y, 0.5), 12)
+    new = _all_statistics(_gauss_stack(Z * scale, 0.9 * scale), _gauss_stack(Y * scale, 0.5 * scale), 12)
+    _assert_all_close(new, ref)
+
+
+@pytest.mark.parametrize("c", [1e4, 1e-4])
+def test_statistics_scale_with_the_gram_matrix(c):
+    # MMD², HSIC, HKH and the kernel-PCA variances are linear in K, the scores scale by √c,
+    # and the p-values do not change
+    Z, Y = _invariance_data()
+    K, L = _gauss_stack(Z, 0.9), _gauss_stack(Y, 0.5)
+    ref = _all_statistics(K, L, 12)
+    factors = [c, c, np.sqrt(c), 1 / np.sqrt(c), c, c, c, c, 1, c, c, 1, c]
+    _assert_all_close(_all_statistics(c * K, L, 12), [f * r for f, r in zip(factors, ref)])
+
+
+def test_linear_kernel_statistics_are_unchanged_by_a_translation_when_x_is_centred_first():
+    # HKH, MMD² and HSIC of the linear kernel depend on the data through x - x̄ only; forming
+    # X Xᵀ of data at 1e5 loses those digits in K itself, so centre X before forming K
+    Z, Y = _invariance_data()
+    grams = lambda A, B: ((A - A.mean(0)) @ (A - A.mean(0)).T, (B - B.mean(0)) @ (B - B.mean(0)).T)
+    _assert_all_close(_all_statistics(*grams(Z + 1e5, Y - 1e5), 12, 2),
+                      _all_statistics(*grams(Z, Y), 12, 2))
+
+
+def test_statistic_returning_bad_values_is_named():
+    K = _gauss_stack(_data(8, 2, 0))
+    for bad in (lambda M: "x", lambda M: np.full(np.shape(M)[:-2], np.nan)):
+        with pytest.raises(ValueError, match="statistic must be finite|returned by statistic"):
+            E.permutation_test(bad, K, n_permutations=5, rng=np.random.default_rng(0))
+    with pytest.raises(ValueError, match="statistic must return one value for one matrix"):
+        E.permutation_test(lambda M: np.ones(3), K, n_permutations=5, rng=np.random.default_rng(0))
+    with pytest.raises(ValueError, match="statistic must be callable"):
+        E.permutation_test(np.ones(3), K, n_permutations=5, rng=np.random.default_rng(0))
+    with pytest.raises(ValueError, match="K must be"):
+        E.mmd2_biased([[1.0, 0.5], [0.5]], 1)

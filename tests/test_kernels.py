@@ -98,6 +98,80 @@ def test_rbf_length_scale_and_exact_diagonal():
     assert np.array_equal(K, K.T) and np.all(np.diag(K) == 1.0)
 
 
+# ------------------------------------------- translation and scale (far from the origin)
+SHIFTS = [1e5, -1e5]
+SCALES = [1e4, 1e-4]
+
+
+def _pairs(seed, n=30, m=20, d=3):
+    """Point sets ``X`` and ``Y`` near the origin: ``(X, None)`` and ``(X, Y)``."""
+    rng = np.random.default_rng(seed)
+    X, Y = rng.standard_normal((n, d)), rng.standard_normal((m, d))
+    return [(X, None), (X, Y)]
+
+
+def _moved(Y, f):
+    return None if Y is None else f(Y)
+
+
+@pytest.mark.parametrize("shift", SHIFTS)
+@pytest.mark.parametrize("seed", [0, 1])
+def test_rbf_kernel_is_translation_invariant_far_from_the_origin(shift, seed):
+    for X, Y in _pairs(seed):
+        for gamma in (0.05, 0.5, 2.0):
+            K = kernels.rbf_kernel(X, Y, gamma=gamma)
+            K_moved = kernels.rbf_kernel(X + shift, _moved(Y, lambda Z: Z + shift), gamma=gamma)
+            np.testing.assert_allclose(K_moved, K, rtol=1e-8, atol=0)
+        if Y is None:                                   # still exactly symmetric, unit diagonal
+            assert np.array_equal(K_moved, K_moved.T) and np.all(np.diag(K_moved) == 1.0)
+    # the plain Gram form ||x||^2 + ||y||^2 - 2 xᵀy loses ~1e-6 here: the test can fail
+    Xs, Ys = X + shift, Y + shift
+    naive = (Xs**2).sum(1)[:, None] + (Ys**2).sum(1)[None, :] - 2 * Xs @ Ys.T
+    exact = ((X[:, None, :] - Y[None, :, :]) ** 2).sum(axis=2)
+    assert np.max(np.abs(naive - exact) / exact) > 1e-8
+
+
+@pytest.mark.parametrize("c", SCALES)
+def test_rbf_kernel_with_the_length_scale_scaled_along(c):
+    # exp(-gamma ||x - y||^2) is unchanged by x -> c x, y -> c y, gamma -> gamma / c^2
+    # (the length-scale ell = 1 / sqrt(2 gamma) scales by c)
+    for X, Y in _pairs(2):
+        for gamma in (0.05, 0.5, 2.0):
+            np.testing.assert_allclose(kernels.rbf_kernel(c * X, _moved(Y, lambda Z: c * Z), gamma=gamma / c**2),
+                                       kernels.rbf_kernel(X, Y, gamma=gamma), rtol=1e-8, atol=0)
+
+
+@pytest.mark.parametrize("c", SCALES)
+def test_inner_product_kernels_under_scaling(c):
+    for X, Y in _pairs(3):
+        Yc = _moved(Y, lambda Z: c * Z)
+        K = kernels.linear_kernel(X, Y)
+        tiny = 1e-12 * np.abs(K).max()                  # entries that cancel to ~0
+        np.testing.assert_allclose(kernels.linear_kernel(c * X, Yc), c**2 * K, rtol=1e-8, atol=c**2 * tiny)
+        for degree, coef0 in ((2, 1.0), (3, 0.0), (5, 0.5)):      # (gamma xᵀy + coef0)^degree
+            K = kernels.polynomial_kernel(X, Y, degree=degree, gamma=0.3, coef0=coef0)
+            np.testing.assert_allclose(kernels.polynomial_kernel(c * X, Yc, degree=degree, gamma=0.3 / c**2,
+                                                                 coef0=coef0),
+                                       K, rtol=1e-8, atol=1e-12 * np.abs(K).max())
+        K = kernels.sigmoid_kernel(X, Y, gamma=0.3, coef0=-0.5)
+        np.testing.assert_allclose(kernels.sigmoid_kernel(c * X, Yc, gamma=0.3 / c**2, coef0=-0.5),
+                                   K, rtol=1e-8, atol=1e-12)
+
+
+@pytest.mark.parametrize("c", SCALES)
+def test_feature_maps_under_scaling(c):
+    # exp(a xᵀz) and exp(-gamma ||x - z||^2) depend on a xᵀz and gamma ||x||^2: unchanged by
+    # x -> c x with a -> a / c^2; the quadratic map scales by c^2 when its constant does
+    X = np.random.default_rng(4).uniform(-1, 1, (9, 2))
+    for degree in (0, 3, 8):
+        np.testing.assert_allclose(kernels.exponential_feature_map(c * X, 0.8 / c**2, degree),
+                                   kernels.exponential_feature_map(X, 0.8, degree), rtol=1e-8, atol=0)
+        np.testing.assert_allclose(kernels.rbf_feature_map(c * X, 0.7 / c**2, degree),
+                                   kernels.rbf_feature_map(X, 0.7, degree), rtol=1e-8, atol=0)
+    np.testing.assert_allclose(kernels.quadratic_feature_map(c * X, 0.4 * c**2),
+                               c**2 * kernels.quadratic_feature_map(X, 0.4), rtol=1e-8, atol=0)
+
+
 @pytest.mark.parametrize("d, seed", [(1, 0), (3, 1), (6, 2)])
 def test_quadratic_feature_map_reproduces_the_kernel(d, seed):
     rng = np.random.default_rng(seed)
@@ -361,6 +435,12 @@ X_OK, Y_OK = np.ones((4, 2)) + np.eye(4, 2), np.arange(4.0)
     (lambda: kernels.spline_fit([0.1, 0.2, 0.3], [1.0, 2.0], [0.5]), "y"),
     (lambda: kernels.spline_fit([0.1, 0.2, 0.3], [1.0, 2.0, 3.0], [0.5], lam=-1.0), "lam"),
     (lambda: kernels.spline_fit(np.linspace(0, 1, 10), np.ones(10), [1.2, 1.5], degree=3), "knots"),
+    (lambda: kernels.rbf_kernel("abc"), "X must be numeric"),
+    (lambda: kernels.linear_kernel(X_OK, [[1.0, 2.0], [3.0]]), "Y must be a rectangular array"),
+    (lambda: kernels.is_psd(np.array([[1.0, 0.5], [0.0, 1.0]]), tol="0"), "tol"),  # checked first
+    (lambda: kernels.polynomial_kernel(1e3 * X_OK, degree=400), "overflows with degree=400"),
+    (lambda: kernels.exponential_feature_map(X_OK, a=1.0, degree=10**6), "degree=1000000 .* features"),
+    (lambda: kernels.spline_basis([10.0, 20.0], [15.0], degree=400), "overflows with degree=400"),
 ])
 def test_bad_input_raises_value_error_naming_the_argument(call, match):
     with pytest.raises(ValueError, match=match):

@@ -231,3 +231,43 @@ def test_ppca_small_but_genuine_discarded_variance_is_kept(scale):
     # of order ε·λ_1/σ² (3e-7 and 3e-3 here); allow d = 5 times that
     rtol = 5 * EPS * ref.explained_variance_[0] / ref.noise_variance_
     np.testing.assert_allclose(res.sigma2 * 50 / 49, ref.noise_variance_, rtol=rtol)
+
+
+# --------------------------------------------------- fitted results, overflow, divergence
+def test_transform_checks_the_number_of_columns():
+    X = _fa_data(50, 5, 2, 4)
+    res = latent.pca(X, 2)
+    np.testing.assert_allclose(res.transform(X[:3].tolist()), res.transform(X[:3]))   # lists are fine
+    for bad in [X[:, :4], X[:, :1], X[0]]:
+        with pytest.raises(ValueError, match="X must"):
+            res.transform(bad)
+    cc = latent.cca(X[:, :3], X[:, 3:], k=2)
+    with pytest.raises(ValueError, match="X must have 3 columns"):
+        cc.transform(X[:, :2], X[:, 3:])
+    with pytest.raises(ValueError, match="Y must have 2 columns"):
+        cc.transform(X[:, :3], X[:, 2:])
+
+
+def test_overflowing_data_raise_instead_of_returning_inf_or_nan():
+    X = 1e160 * _fa_data(50, 4, 2, 4)
+    for call in [latent.sample_covariance, lambda X: latent.pca(X, 2), lambda X: latent.ppca_ml(X, 2),
+                 lambda X: latent.factor_analysis_em(X, 2)]:
+        with pytest.raises(ValueError, match="X is too large"):
+            call(X)
+    with pytest.raises(ValueError, match="X and Y are too large"):
+        latent.cca(X[:, :2] * 1e-160, X[:, 2:])
+    with pytest.raises(ValueError, match="overflowed: rescale X, W and psi"):
+        latent.latent_posterior(X[:, :4] * 1e-160, np.full((4, 2), 1e200), np.ones(4), np.zeros(4))
+
+
+def test_factor_analysis_em_reports_a_non_finite_likelihood(monkeypatch):
+    calls = []
+
+    def nan_after_the_start(S, C, t):
+        calls.append(t)
+        return 0.0 if t == 0 else np.nan
+
+    monkeypatch.setattr(latent, "_loglik_from_S", nan_after_the_start)
+    with pytest.raises(ValueError, match="diverged at iteration 1"):
+        latent.factor_analysis_em(_fa_data(50, 5, 2, 4), 2)
+    assert calls == [0, 1]

@@ -287,7 +287,7 @@ def test_conv2d_validation():
         layers.conv2d(x, np.zeros((3, 1, 3, 3)), b)
     with pytest.raises(ValueError, match="b must"):
         layers.conv2d(x, w, np.zeros(2))
-    with pytest.raises(ValueError, match="kernel size"):
+    with pytest.raises(ValueError, match="w's kernel .* is larger than the padded input"):
         layers.conv2d(x, np.zeros((3, 2, 6, 6)), b)
     layers.conv2d(x, np.zeros((3, 2, 6, 6)), b, padding=1)  # fits once padded
     with pytest.raises(ValueError, match="stride"):
@@ -309,7 +309,7 @@ def test_pool_and_batch_norm_validation():
         layers.max_pool2d(x, 0)
     with pytest.raises(ValueError, match="stride"):
         layers.max_pool2d(x, 2, -1)
-    with pytest.raises(ValueError, match="kernel size"):
+    with pytest.raises(ValueError, match="size must be at most min"):
         layers.max_pool2d(x, 5)
     _, cache = layers.max_pool2d(x)
     with pytest.raises(ValueError, match="dout"):
@@ -349,3 +349,22 @@ def test_recurrent_validation():
         layers.rnn_cell_backward(np.zeros((2, 3)), cache)
     with pytest.raises(ValueError, match="W1"):
         layers.residual_block(a["x"], np.zeros((2, 4)), np.zeros(4), np.zeros((4, 3)), np.zeros(3))
+
+
+def test_backward_passes_reject_a_cache_that_is_not_theirs():
+    rng = np.random.default_rng(0)
+    a = _rnn_args(rng, 2, 3, 4, 1)
+    _, rnn_cache = layers.rnn_cell(**a)
+    _, conv_cache = layers.conv2d(np.zeros((1, 2, 5, 5)), np.zeros((3, 2, 3, 3)), np.zeros(3))
+    _, pool_cache = layers.max_pool2d(np.zeros((1, 2, 4, 4)))
+    for backward, dout, other in [(layers.conv2d_backward, np.zeros((1, 3, 3, 3)), rnn_cache),
+                                  (layers.max_pool2d_backward, np.zeros((1, 2, 2, 2)), conv_cache),
+                                  (layers.batch_norm_backward, np.zeros((2, 4)), rnn_cache),
+                                  (layers.residual_block_backward, np.zeros((2, 3)), pool_cache),
+                                  (layers.rnn_cell_backward, np.zeros((2, 4)), conv_cache),
+                                  (layers.gru_cell_backward, np.zeros((2, 4)), rnn_cache)]:
+        for cache in (other, None, np.ones(3), "cache"):
+            with pytest.raises(ValueError, match="cache must be the cache returned by"):
+                backward(dout, cache)
+    with pytest.raises(ValueError, match="cache must be the cache returned by lstm_cell"):
+        layers.lstm_cell_backward(np.zeros((2, 4)), np.zeros((2, 4)), rnn_cache)

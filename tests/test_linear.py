@@ -224,6 +224,34 @@ def test_lwr_weights_are_invariant_to_a_common_scale():
                                linear.locally_weighted_regression(X, y, Q, 0.4), atol=1e-9)
 
 
+def _shift_features(D, shift):
+    """The design ``D`` with every feature (all but the column of ones) shifted."""
+    return np.column_stack([D[:, :1], D[:, 1:] + shift])
+
+
+@pytest.mark.parametrize("n, p, seed", [(40, 1, 7), (80, 2, 8), (120, 3, 9)])
+@pytest.mark.parametrize("shift", [1e5, -1e5])
+def test_lwr_is_translation_invariant_far_from_the_origin(n, p, seed, shift):
+    # the Gaussian weights depend on differences only, and with an intercept a common shift
+    # of the features changes no fitted value; 1e5 would make the intercept column nearly
+    # collinear with the features (cond(√W X) > 1e10: "tau too small") without the
+    # orthonormal basis of the columns
+    X, y, Q = _lwr_data(n, p, seed)
+    base = linear.locally_weighted_regression(X, y, Q, 0.5)
+    moved = linear.locally_weighted_regression(_shift_features(X, shift), y,
+                                               _shift_features(Q, shift), 0.5)
+    np.testing.assert_allclose(moved, base, rtol=1e-8)
+
+
+@pytest.mark.parametrize("c", [1e4, 1e-4])
+def test_lwr_is_scale_invariant_with_the_bandwidth_scaled_along(c):
+    X, y, Q = _lwr_data(80, 2, 10)
+    base = linear.locally_weighted_regression(X, y, Q, 0.5)
+    scale = np.r_[1.0, c, c]                            # the column of ones stays
+    np.testing.assert_allclose(linear.locally_weighted_regression(X * scale, y, Q * scale, 0.5 * c),
+                               base, rtol=1e-8)
+
+
 @settings(max_examples=40, deadline=None)
 @given(seed=st.integers(0, 10_000), n=st.integers(5, 40), p=st.integers(1, 3),
        tau=st.floats(1.0, 50.0))
@@ -393,6 +421,17 @@ _Xrank = np.column_stack([_D, _D[:, 1]])
     (lambda: linear.naive_bayes_fit(_X, _y01), "X must contain only the values 0 and 1"),
     (lambda: linear.naive_bayes_fit((_X > 0).astype(int), _y01, alpha=0.0), "alpha must be"),
     (lambda: linear.naive_bayes_predict_proba(linear.gda_fit(_X, _y01), _X), "fit must be a NaiveBayesFit"),
+    # strings, ragged tables and objects are rejected by name, not inside numpy
+    (lambda: linear.sigmoid("abc"), "z must be numeric"),
+    (lambda: linear.logit([[0.5, 0.5], [0.5]]), "p must be a rectangular array"),
+    (lambda: linear.hinge_loss("abc"), "m must be numeric"),
+    (lambda: linear.least_squares(_D, "abc"), "y must be numeric"),
+    (lambda: linear.log_likelihood(_D, ["a"] * 10, np.zeros(3)), "y must contain only the labels"),
+    (lambda: linear.scatter_matrices(_X, [[0, 1], [1]]), "y must be a rectangular array"),
+    (lambda: linear.lda_direction(_X, np.full(10, np.nan)), "y must contain labels in"),
+    (lambda: linear.fisher_ratio(_X, _y01, "abc"), "beta must be numeric"),
+    (lambda: linear.logistic_regression(_D, _y01, method=None), "method must be one of"),
+    (lambda: linear.gda_coefficients(object()), "fit must be a GDAFit returned by gda_fit"),
 ])
 def test_bad_inputs_raise(call, match):
     with pytest.raises(ValueError, match=match):

@@ -163,3 +163,48 @@ def test_bad_inputs():
         mdp.gridworld(goal=(4, 0))
     with pytest.raises(ValueError, match="rng"):
         mdp.random_mdp(3, 2, 0)
+
+
+def test_helpers_validate_their_inputs():
+    """policy_model, q_values and expected_reward check P, r, gamma and v themselves."""
+    P, R = _mdp(3, 2, 0)
+    nan_P = P.copy()
+    nan_P[0, 0] = np.nan
+    v, pi = np.zeros(3), np.zeros(3, dtype=int)
+    for call in (lambda: mdp.policy_model(nan_P, R, pi), lambda: mdp.q_values(nan_P, R, 0.9, v),
+                 lambda: mdp.expected_reward(nan_P, R)):
+        with pytest.raises(ValueError, match="P must be finite"):
+            call()
+    for g in (1.0, 1.5, -0.1, np.nan, True, "0.9"):
+        with pytest.raises(ValueError, match="gamma"):
+            mdp.q_values(P, R, g, v)
+    with pytest.raises(ValueError, match="r must have shape"):
+        mdp.q_values(P, R.T, 0.9, v)
+    with pytest.raises(ValueError, match="r must be finite"):
+        mdp.policy_model(P, np.full_like(R, np.inf), pi)
+    with pytest.raises(ValueError, match="v must have shape"):
+        mdp.q_values(P, R, 0.9, np.zeros(4))
+    with pytest.raises(ValueError, match="P must be a rectangular"):
+        mdp.expected_reward([[[0.5, 0.5], [1.0]]], R)
+    with pytest.raises(ValueError, match="policy must be a rectangular"):
+        mdp.policy_model(P, R, [[0.5, 0.5], [1.0], [0.5, 0.5]])
+    with pytest.raises(ValueError, match="policy must contain integer"):
+        mdp.policy_model(P, R, np.array([True, False, True]))
+    with pytest.raises(ValueError, match="policy0 must contain indices in 0"):
+        mdp.policy_iteration(P, R, 0.9, policy0=[0, 5, 0])
+    # valid calls are unchanged: q_values of the validated pieces
+    P_, r, g = mdp.validate_mdp(P, R, 0.9)
+    np.testing.assert_allclose(mdp.q_values(P_, r, g, v + 1), r + 0.9)
+
+
+def test_gridworld_cells_and_policy_count_are_checked():
+    for cell in ("ab", (0.5, 3), (True, 3), (0, 3, 1), None, object()):
+        with pytest.raises(ValueError, match="goal"):
+            mdp.gridworld(goal=cell)
+    with pytest.raises(ValueError, match="trap"):
+        mdp.gridworld(trap=(1, 4))
+    with pytest.raises(ValueError, match="slip"):
+        mdp.gridworld(slip="0.2")
+    with pytest.raises(ValueError, match="too many to enumerate"):
+        mdp.all_policies(10, 20)
+    assert mdp.all_policies(2, 3).shape == (8, 3)

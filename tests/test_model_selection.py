@@ -229,3 +229,42 @@ def test_bad_inputs():
         ms.finite_class_bound(10, 2, 1.5)
     with pytest.raises(ValueError, match="m must be"):
         ms.finite_class_bound(0, 2, 0.1)
+
+
+def test_user_callables_and_what_they_return_are_checked():
+    rng = np.random.default_rng(0)
+    X, y = _regression(20, 3, 0)
+    folds = ms.kfold_indices(20, 4)
+    with pytest.raises(ValueError, match="fit must be callable"):
+        ms.cross_validate(X, y, folds, fit="lstsq")
+    with pytest.raises(ValueError, match=r"fit must return an array of shape \(3,\)"):
+        ms.cross_validate(X, y, folds, fit=lambda A, b: np.ones(2))
+    with pytest.raises(ValueError, match="returned by fit must be finite"):
+        ms.cross_validate(X, y, folds, fit=lambda A, b: np.full(3, np.nan))
+    with pytest.raises(ValueError, match="returned by fit must be numeric"):
+        ms.cross_validate(X, y, folds, fit=lambda A, b: None)
+    with pytest.raises(ValueError, match=r"f must return an array of shape \(10, 5\)"):
+        ms.bias_variance(lambda x: 0.0, [0.5], 1, n_train=5, n_sets=10, rng=rng)
+    with pytest.raises(ValueError, match="returned by f must be finite"):
+        ms.bias_variance(lambda x: np.where(x > 0.5, np.inf, x), [0.5], 1, n_train=5, n_sets=10, rng=rng)
+
+
+def test_folds_flags_bounds_and_rank_are_checked():
+    X, y = _regression(20, 3, 0)
+    for folds in ([np.arange(20)], [(np.arange(10), np.arange(10, 15), np.arange(15, 20))], ["ab"],
+                  [([0, 1], [[2, 3], [4]])]):
+        with pytest.raises(ValueError, match="folds"):
+            ms.cross_validate(X, y, folds)
+    with pytest.raises(ValueError, match="shuffle must be True or False"):
+        ms.kfold_indices(10, 2, shuffle="yes", rng=np.random.default_rng(0))
+    with pytest.raises(ValueError, match="rng"):
+        ms.kfold_indices(10, 2, rng=7)
+    with pytest.raises(ValueError, match="low"):
+        ms.bias_variance(_sine, [0.5], 1, rng=np.random.default_rng(0), low="0")
+    with pytest.raises(ValueError, match="low must be smaller"):
+        ms.bias_variance(_sine, [0.5], 1, rng=np.random.default_rng(0), low=1.0, high=1.0)
+    rank_deficient = np.column_stack([X, X[:, 0] + X[:, 1]])
+    with pytest.raises(ValueError, match="full column rank"):
+        ms.least_squares_fit(rank_deficient, y)
+    with pytest.raises(ValueError, match="full column rank|leverage"):
+        ms.loocv_linear(np.column_stack([X, X[:, :1]]), y)

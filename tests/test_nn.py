@@ -296,3 +296,47 @@ def test_bad_inputs_name_the_argument():
     for fn, name in cases:
         with pytest.raises(ValueError, match=name):
             fn()
+
+
+# ------------------------------------------------------------------ more bad inputs
+def test_numerical_gradient_checks_f_and_restores_x_when_f_fails():
+    x = np.arange(3.0)
+    with pytest.raises(ValueError, match="f must be callable"):
+        nn.numerical_gradient(3, x)
+    with pytest.raises(ValueError, match="returned by f must be"):
+        nn.numerical_gradient(lambda v: "abc", x)
+
+    def broken(v):
+        raise RuntimeError("f failed")
+
+    with pytest.raises(RuntimeError):
+        nn.numerical_gradient(broken, x)
+    np.testing.assert_array_equal(x, np.arange(3.0))
+    with pytest.raises(ValueError, match="analytic must be"):
+        nn.gradient_check(lambda v: 0.0, x, [[1.0, 2.0], [3.0]])
+    with pytest.raises(ValueError, match="x must be a float64"):
+        nn.gradient_check(lambda v: 0.0, [[1.0, 2.0], [3.0]], np.zeros(3))
+
+
+def test_mlp_methods_check_their_inputs():
+    rng = np.random.default_rng(0)
+    model = nn.MLP((2, 3, 2), "tanh", "softmax", "xavier", rng)
+    X, Y = rng.standard_normal((5, 2)), nn.one_hot(rng.integers(0, 2, 5), 2)
+    with pytest.raises(ValueError, match="X must have 2 columns"):
+        model.forward(np.zeros((5, 3)))
+    As, Zs = model.forward(X)
+    assert model.backward((As, Zs), Y)[0] == model.loss_and_grad(X, Y)[0]
+    for cache in (None, "abc", np.ones(3), (As, Zs[:1]), (As[:2], Zs), (As, [z[:3] for z in Zs])):
+        with pytest.raises(ValueError, match="cache must be"):
+            model.backward(cache, Y)
+    with pytest.raises(ValueError, match="Y must have shape"):
+        model.backward((As, Zs), Y[:4])
+    with pytest.raises(ValueError, match="model must be a MLP"):
+        nn.train("mlp", X, Y)
+    with pytest.raises(ValueError, match="rng must be a numpy.random.Generator when batch_size"):
+        nn.train(model, X, Y, n_steps=2, batch_size=2)
+    with pytest.raises(ValueError, match="step"):
+        nn.train(model, X, Y, step="0.1", n_steps=2)
+    with pytest.raises(ValueError, match="y must be"):
+        nn.one_hot([[0, 1], [1]], 2)
+    assert nn.one_hot([], 3).shape == (0, 3)

@@ -520,7 +520,7 @@ def _winnow_h(X, y):
     (lambda: online.halving([[0, 1]], [1, 0]), "y must have shape"),
     (lambda: online.halving([[0, 1]], lambda t, y_hat: 2), "y must return a label"),
     (lambda: online.weighted_majority([[0, 1]], [1], beta=1.0), "beta must lie in"),
-    (lambda: online.weighted_majority([[0, 1]], [1], beta=0.0), "beta must be a positive"),
+    (lambda: online.weighted_majority([[0, 1]], [1], beta=0.0), "beta must lie in \\(0, 1\\)"),
     (lambda: online.weighted_majority([[0, 1]], [-1]), "y must contain only the labels"),
     (lambda: online.weighted_majority_bound(-1, 3), "expert_mistakes must be non-negative"),
     (lambda: online.weighted_majority_bound(1, 0), "n must be"),
@@ -539,8 +539,8 @@ def _winnow_h(X, y):
     (lambda: online.proximal_hinge_step([0.0, 1.0], [1.0], 1, 0.5), "x must have shape \\(2,\\)"),
     (lambda: online.proximal_hinge_step([[0.0, 1.0]], [1.0, 0.0], 1, 0.5), "w must have shape"),
     (lambda: online.proximal_hinge_step([0.0, np.inf], [1.0, 0.0], 1, 0.5), "w must be finite"),
-    (lambda: online.proximal_hinge_step([0.0, 1.0], [1.0, 0.0], 0, 0.5), "y must be -1 or \\+1"),
-    (lambda: online.proximal_hinge_step([0.0, 1.0], [1.0, 0.0], [1], 0.5), "y must be a finite real"),
+    (lambda: online.proximal_hinge_step([0.0, 1.0], [1.0, 0.0], 0, 0.5), "y must be one of -1, 1"),
+    (lambda: online.proximal_hinge_step([0.0, 1.0], [1.0, 0.0], [1], 0.5), "y must be one of -1, 1"),
     (lambda: online.proximal_hinge_step([0.0, 1.0], [1.0, 0.0], 1, 0.0), "lam must be a positive"),
     (lambda: online.online_gradient_descent(_X, [1, 0, 1], 0.1), "y must contain only the labels"),
     (lambda: online.online_gradient_descent(_X, _y, 0.0), "eta must be a positive"),
@@ -567,14 +567,16 @@ def _winnow_h(X, y):
     (lambda: online.kernel_perceptron(np.eye(2), [1]), "y must have shape"),
     (lambda: online.online_to_batch("winnow", [[0, 1]], [1], np.random.default_rng(0)), "algorithm must be callable"),
     (lambda: online.online_to_batch(lambda X, y: None, [[0, 1]], [1], np.random.default_rng(0)),
-     "algorithm must return a callable"),
+     "hypothesis h\\(X_new\\) returned by algorithm must be callable"),
     (lambda: online.online_to_batch(_winnow_h, [[0, 1]], [1, 0], np.random.default_rng(0)), "y must have shape"),
     (lambda: online.online_to_batch(_winnow_h, [[0, 1]], [1], 0), "rng must be a numpy.random.Generator"),
     (lambda: online.online_to_batch(_winnow_h, [[0, np.nan]], [1], np.random.default_rng(0)), "X must be finite"),
     (lambda: online.online_to_batch(lambda X, y: (lambda Z: np.zeros(len(Z) + 1)), [[0, 1]], [1],
-                                    np.random.default_rng(0))[0]([[0, 1]]), "must give one finite label per row"),
+                                    np.random.default_rng(0))[0]([[0, 1]]),
+     "hypothesis h of algorithm must return an array of shape \\(1,\\)"),
     (lambda: online.online_to_batch(lambda X, y: (lambda Z: np.array(["a"] * len(Z))), [[0, 1]], [1],
-                                    np.random.default_rng(0))[0]([[0, 1]]), "must give one finite label per row"),
+                                    np.random.default_rng(0))[0]([[0, 1]]),
+     "returned by the hypothesis h of algorithm must be numeric"),
     (lambda: online.online_to_batch(_winnow_h, [[0, 1]], [1], np.random.default_rng(0))[0]([0, 1]),
      "X_new must be a non-empty 2-D"),
 ])
@@ -594,3 +596,52 @@ def test_reprs_have_no_addresses():
     assert repr(online.winnow([[1, 0], [1, 1]], [1, 1])) == \
         "WinnowRun(T=2, n=2, mistakes=1, promotions=1, demotions=0)"
     assert repr(online.kernel_perceptron(np.eye(2), [1, -1])) == "KernelPerceptronRun(T=2, n_mistakes=2)"
+
+
+# ------------------------------------------------------------------ bad input (issue #16)
+@pytest.mark.parametrize("call, message", [
+    (lambda: online.hedge([[0.0, 1.0]], 0.5, n_rounds=2), "n_rounds must be one of None, 1"),
+    (lambda: online.hedge([[0.0, 1.0]], 0.5, n_experts="2"), "n_experts must be one of None, 2"),
+    (lambda: online.hedge(lambda t, p: "0.5", 0.5, n_rounds=2, n_experts=2),
+     "returned by losses must be numeric"),
+    (lambda: online.hedge(lambda t, p: [[0.1, 0.2], [0.3]], 0.5, n_rounds=2, n_experts=2),
+     "returned by losses must be a rectangular"),
+    (lambda: online.hedge(lambda t, p: np.full(2, np.nan), 0.5, n_rounds=2, n_experts=2),
+     "returned by losses must be finite"),
+    (lambda: online.hedge(lambda t, p: np.zeros(3), 0.5, n_rounds=2, n_experts=2),
+     "losses must return an array of shape \\(2,\\)"),
+    (lambda: online.hedge(np.ones((3, 2)), 1e308), "hedge diverged"),
+    (lambda: online.halving([[0, 1]], lambda t, y_hat: np.array([0, 1])), "y must return an array of shape"),
+    (lambda: online.halving([[0, 1]], lambda t, y_hat: "1"), "returned by y must be numeric"),
+    (lambda: online.weighted_majority([[0, 1]], lambda t, y_hat: np.nan), "returned by y must be finite"),
+    (lambda: online.weighted_majority([[0, 1]], [1], beta="0.5"), "beta must be a finite real"),
+    (lambda: online.weighted_majority_bound(1, 3, beta=True), "beta must be a finite real"),
+    (lambda: online.online_gradient_descent(_X, _y, 0.1, conservative="no"), "conservative must be True"),
+    (lambda: online.proximal_hinge_step([0.0, 1.0], [1.0, 0.0], True, 0.5), "y must be one of -1, 1"),
+    (lambda: online.winnow([[0, 1]], [1]).predict([[0, 1, 1]]), "X must have 2 columns"),
+    (lambda: online.online_to_batch(_winnow_h, [[0, 1]], [np.nan], np.random.default_rng(0)), "y must be finite"),
+    (lambda: online.online_to_batch(_winnow_h, [[0, 1], [1, 0]], [[1], [0, 1]], np.random.default_rng(0)),
+     "y must be a rectangular"),
+])
+@pytest.mark.filterwarnings("ignore:overflow:RuntimeWarning")
+def test_bad_inputs_raise_issue_16(call, message):
+    with pytest.raises(ValueError, match=message):
+        call()
+
+
+def test_valid_calls_unchanged_issue_16():
+    """A table with matching n_rounds / n_experts, an adversary returning numpy or bool labels,
+    and online_to_batch passing y to the learner as given (integers stay integers)."""
+    L = np.array([[0.0, 1.0], [1.0, 0.0]])
+    np.testing.assert_array_equal(online.hedge(L, 0.5, n_rounds=2, n_experts=2).p, online.hedge(L, 0.5).p)
+    run = online.halving([[0, 1], [1, 1]], lambda t, y_hat: np.int64(1))
+    assert run.y.tolist() == [1, 1] and run.mistakes == 0
+    assert online.weighted_majority([[0, 1]], lambda t, y_hat: True).y.tolist() == [1]
+    seen = {}
+
+    def learner(X, y):
+        seen["dtype"] = y.dtype
+        return lambda Z: np.zeros(len(Z), dtype=int)
+
+    h, _ = online.online_to_batch(learner, [[0, 1], [1, 0]], [1, 0], np.random.default_rng(0))
+    assert seen["dtype"].kind == "i" and h([[0, 1]]).dtype.kind == "i"

@@ -423,3 +423,33 @@ def test_bad_minibatch_inputs():
         opt.minibatch_gradient(bg, 0, 1, np.random.default_rng(0))
     with pytest.raises(ValueError, match="rng"):
         opt.minibatch_gradient(bg, 10, 2, 0)
+
+
+def test_what_the_callables_return_is_checked_by_name():
+    x0 = np.ones(2)
+    for bad in ("abc", None, [[1.0, 2.0], [3.0]], object()):
+        with pytest.raises(ValueError, match="the value returned by grad"):
+            opt.gradient_descent(lambda x, b=bad: b, x0, 0.1, 3)
+        with pytest.raises(ValueError, match="the value returned by project"):
+            opt.projected_gradient_descent(lambda x: x, lambda y, b=bad: b, x0, 0.1, 3)
+        with pytest.raises(ValueError, match="the value returned by step"):
+            opt.adam(lambda x: x, x0, lambda t, b=bad: b, 3)
+    with pytest.raises(ValueError, match="step must return an array of shape"):
+        opt.sgd(lambda x: x, x0, lambda t: np.ones(2), 3)
+    batch = opt.minibatch_gradient(lambda w, idx: "abc", 10, 2, np.random.default_rng(0))
+    with pytest.raises(ValueError, match="the value returned by grad"):
+        opt.sgd(batch, x0, 0.1, 3)
+
+
+@pytest.mark.filterwarnings("ignore:overflow encountered:RuntimeWarning")
+def test_divergence_is_reported_not_returned():
+    x0 = np.ones(2)
+    with pytest.raises(ValueError, match="grad returned NaN or inf at x0"):
+        opt.gradient_descent(lambda x: np.full(2, np.nan), x0, 0.1, 3)
+    # x_t = -2 x_{t-1}: the gradient overflows after about 1000 steps
+    with pytest.raises(ValueError, match="grad returned NaN or inf at step .* diverged .*reduce step"):
+        opt.gradient_descent(lambda x: 3 * x, x0, 1.0, 2000)
+    # a finite gradient whose step overflows the iterate itself, in the last update
+    for method in (opt.gradient_descent, opt.sgd, opt.momentum):
+        with pytest.raises(ValueError, match="iterates diverged to inf at step 1: reduce step"):
+            method(lambda x: np.full(2, 1e308), x0, 10.0, 1)

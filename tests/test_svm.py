@@ -332,7 +332,7 @@ _FIT = svm.svm_dual(_K, _Y, 1.0)
     (lambda: svm.svm_dual(_K, _Y, 1.0, tol=0.0), "tol must be a positive"),
     (lambda: svm.svm_dual(_K, _Y, 1.0, max_iter=0), "max_iter must be an integer"),
     (lambda: svm.svm_decision_function(_FIT, np.ones((2, 5))), "K_new must have 6 columns"),
-    (lambda: svm.svm_predict("fit", np.ones((2, 6))), "result must be an SVMResult"),
+    (lambda: svm.svm_predict("fit", np.ones((2, 6))), "result must be a SVMResult or NuSVMResult"),
     (lambda: svm.svm_predict(_FIT, np.ones(6)), "K_new must be a non-empty 2-D"),
     (lambda: svm.kkt_violations(_K, _Y, np.ones(5), 0.0, 1.0), r"alpha must have shape \(6,\)"),
     (lambda: svm.kkt_violations(_K, _Y, np.ones(6), np.nan, 1.0), "b must be a finite"),
@@ -346,13 +346,13 @@ _FIT = svm.svm_dual(_K, _Y, 1.0)
     (lambda: svm.hinge_subgradient_descent(_X, _Y, -1.0), "lam must be a positive"),
     (lambda: svm.hinge_subgradient_descent(_X, _Y, 0.1, n_iter=0), "n_iter must be an integer"),
     (lambda: svm.hinge_subgradient_descent(_X, _Y, 0.1, step=0), "step must be a positive"),
-    (lambda: svm.hinge_subgradient_descent(_X, _Y, 0.1, fit_intercept="yes"), "fit_intercept must be one of"),
+    (lambda: svm.hinge_subgradient_descent(_X, _Y, 0.1, fit_intercept="yes"), "fit_intercept must be True or False"),
     (lambda: svm.hinge_subgradient_descent(_X, _Y + 1, 0.1), "y must contain only the labels"),
     (lambda: svm.nu_svm_dual(_K, _Y, 0.0), "nu must be a positive"),
     (lambda: svm.nu_svm_dual(_K, _Y, np.nan), "nu must be a positive"),
     (lambda: svm.nu_svm_dual(_K, _Y, 1.5, fit_intercept=False), r"nu must be in \(0, 1\]"),
     (lambda: svm.nu_svm_dual(_K, np.array([1, 1, 1, 1, 1, -1]), 0.5), r"nu must be in \(0, 0.333333\]"),
-    (lambda: svm.nu_svm_dual(_K, _Y, 0.5, fit_intercept="yes"), "fit_intercept must be one of"),
+    (lambda: svm.nu_svm_dual(_K, _Y, 0.5, fit_intercept="yes"), "fit_intercept must be True or False"),
     (lambda: svm.nu_svm_dual(_K, _Y, 0.5, tol=-1.0), "tol must be a positive"),
     (lambda: svm.nu_svm_dual(_K, _Y, 0.5, max_iter=1.5), "max_iter must be an integer"),
     (lambda: svm.nu_svm_dual(_K, np.ones(6), 0.5), "y must contain both labels"),
@@ -524,3 +524,20 @@ def test_nu_svm_kkt_and_nu_property_on_random_problems(seed, n, q, fit_intercept
 def test_nu_svm_bad_nu_names_nu(nu):
     with pytest.raises(ValueError, match="nu must be"):
         svm.nu_svm_dual(_K, _Y, nu, fit_intercept=False)
+
+
+def test_hinge_subgradient_descent_raises_when_it_diverges():
+    X, y = _overlapping(30, 2, 0)
+    with pytest.raises(ValueError, match="diverged.*smaller step"):
+        svm.hinge_subgradient_descent(X, y, 1.0, step=1e6)
+
+
+def test_results_and_flags_are_checked_by_name():
+    with pytest.raises(ValueError, match="result must be a SVMResult or NuSVMResult"):
+        svm.svm_decision_function(np.ones(6), _K)
+    with pytest.raises(ValueError, match="fit_intercept must be True or False"):
+        svm.hinge_subgradient_descent(_X, _Y, 0.1, fit_intercept=1)
+    with pytest.raises(ValueError, match="K must be"):
+        svm.svm_dual([[1.0, 0.0], [0.0]], [1, -1])
+    with pytest.raises(ValueError, match="y must"):
+        svm.svm_dual(np.eye(2), "ab")

@@ -439,3 +439,82 @@ def test_gradient_boosting_squared_loss_never_increases(seed, n, nu, depth):
 def test_gradient_boosting_rejects_every_nonpositive_learning_rate(nu):
     with pytest.raises(ValueError, match="learning_rate"):
         trees.gradient_boosting(X_GB, R_GB, 2, nu, 1)
+
+
+# ------------------------------------------------------------------ bad input (issue #16)
+def test_unfitted_tree_raises_a_value_error():
+    X, y, _, _, _ = _data(30, 2, 0)
+    tree = trees.DecisionTree()
+    for call in (lambda: tree.predict(X), lambda: tree.apply(X), tree.n_leaves,
+                 tree.cost_complexity_path, lambda: tree.prune(0.1)):
+        with pytest.raises(ValueError, match="not fitted yet"):
+            call()
+    assert repr(tree).endswith("leaves=0)")
+
+
+def test_methods_check_the_number_of_columns():
+    X, y, r, _, _ = _data(40, 3, 0)
+    tree = trees.DecisionTree(max_depth=3).fit(X, y)
+    for res in (tree, tree.prune(0.01), trees.bagging(X, y, 2, np.random.default_rng(0), max_depth=2),
+                trees.adaboost(X, np.where(y > 0, 1, -1), 2), trees.gradient_boosting(X, r, 2, 0.5, 2)):
+        with pytest.raises(ValueError, match="X must have 3 columns"):
+            res.predict(X[:, :2])
+        with pytest.raises(ValueError, match="X must have 3 columns"):
+            res.predict(np.hstack([X, X]))
+
+
+@pytest.mark.parametrize("features", [[5], [-1], [0.0], [True], "0", [[0, 1], [1]], 0, []])
+def test_best_split_rejects_bad_feature_indices(features):
+    X, y, _, _, _ = _data(30, 2, 0)
+    with pytest.raises(ValueError, match="features"):
+        trees.best_split(X, y, features=features)
+
+
+@pytest.mark.parametrize("axis", [2, -3, 1.0, True, None, "1"])
+def test_impurity_rejects_bad_axis(axis):
+    with pytest.raises(ValueError, match="axis"):
+        trees.gini(np.full((2, 3), 1 / 3), axis=axis)
+
+
+def test_impurity_axis_and_scalar():
+    p = np.full((2, 3), 1 / 3)
+    np.testing.assert_allclose(trees.gini(p.T, axis=0), trees.gini(p, axis=np.int64(1)))
+    with pytest.raises(ValueError, match="p must be a non-empty array"):
+        trees.gini(1.0)
+
+
+@pytest.mark.parametrize("T", [[[1, 2], [3]], "3", 2.5, True, [1, -1], np.nan, None])
+def test_majority_votes_reject_bad_T(T):
+    with pytest.raises(ValueError, match="T"):
+        trees.majority_vote_error(T, 0.3)
+    with pytest.raises(ValueError, match="T"):
+        trees.chernoff_majority_bound(T, 0.1)
+
+
+def test_majority_votes_reject_bad_p_and_gamma():
+    for p in ("0.3", True, np.nan, -0.1):
+        with pytest.raises(ValueError, match="p must"):
+            trees.majority_vote_error(3, p)
+    for gamma in (0.0, 0.51, "0.1", True):
+        with pytest.raises(ValueError, match="gamma must"):
+            trees.chernoff_majority_bound(3, gamma)
+
+
+def test_bagging_checks_the_tree_options_first():
+    X, y, _, _, _ = _data(30, 2, 0)
+    with pytest.raises(ValueError, match="criterion"):
+        trees.bagging(X, y, 2, np.random.default_rng(0), criterion="mse")
+    with pytest.raises(ValueError, match="max_depth"):
+        trees.bagging(X, y, 2, np.random.default_rng(0), max_depth="3")
+    with pytest.raises(TypeError, match="max_leaves"):
+        trees.bagging(X, y, 2, np.random.default_rng(0), max_leaves=3)
+
+
+@pytest.mark.filterwarnings("ignore:overflow:RuntimeWarning", "ignore:invalid value:RuntimeWarning")
+def test_gradient_boosting_divergence_raises():
+    X, y = X_GB, R_GB
+    with pytest.raises(ValueError, match="diverged.*learning_rate"):
+        trees.gradient_boosting(X, y, 400, 1e150, 2)
+    # a large but finite run is still returned (the chapter's nu = 2.5 example)
+    res = trees.gradient_boosting(X, y, 10, 2.5, 2)
+    assert np.all(np.isfinite(res.train_loss)) and res.train_loss[-1] > res.train_loss[0]

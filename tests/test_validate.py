@@ -52,3 +52,54 @@ def test_accepted_values_come_back_converted():
 def test_bad_values_raise_value_error_naming_the_argument(call, match):
     with pytest.raises(ValueError, match=match):
         call()
+
+
+# ----------------------------------------------------------- the checks added for issue #16
+class _Model:
+    coef_ = None
+
+
+def test_new_checks_accept_good_values():
+    assert check.as_float([1, 2], "x").dtype == float
+    assert check.flag(np.bool_(True), "f") is True and check.flag(False, "f") is False
+    assert check.seed(np.int64(3)) == 3
+    rng = np.random.default_rng(0)
+    assert check.seed(rng) is rng
+    assert check.function(len, "f") is len
+    np.testing.assert_array_equal(check.returned([1.0, 2.0], "f", shape=(2,)), [1.0, 2.0])
+    model = _Model()
+    model.coef_ = np.ones(2)
+    assert check.fitted(model, "coef_") is model
+    assert check.choice(True, (True, False), "b") is True
+    assert check.choice(np.int64(2), (1, 2), "k") == 2
+    assert check.choice(None, (None, "auto"), "m") is None
+
+
+@pytest.mark.parametrize("call, match", [
+    (lambda: check.as_float("abc", "x"), "x must be numeric"),
+    (lambda: check.as_float([[1, 2], [3]], "T"), "T must be a rectangular array"),
+    (lambda: check.as_float(object(), "x"), "x must be numeric"),
+    (lambda: check.as_float(None, "x"), "x must be numeric"),
+    (lambda: check.matrix("ab"), "X must be numeric"),
+    (lambda: check.vector([1, "a"], None, "v"), "v must be numeric"),
+    (lambda: check.flag("no", "correction"), "correction must be True or False"),
+    (lambda: check.flag(1, "f"), "f must be True or False"),
+    (lambda: check.seed("7"), "seed must be a non-negative integer"),
+    (lambda: check.seed(True), "seed must be"),
+    (lambda: check.seed(-1), "seed must be"),
+    (lambda: check.seed(1.0), "seed must be"),
+    (lambda: check.function(3, "grad_log_p"), "grad_log_p must be callable"),
+    (lambda: check.returned("x", "score"), "returned by score"),
+    (lambda: check.returned([np.nan], "f"), "returned by f must be finite"),
+    (lambda: check.returned([1.0, 2.0], "f", shape=(3,)), r"f must return an array of shape \(3,\)"),
+    (lambda: check.fitted(_Model(), "coef_"), "_Model is not fitted yet"),
+    (lambda: check.choice("no", (True, False), "flag"), "flag must be one of"),
+    (lambda: check.choice(1, (True, False), "flag"), "flag must be one of"),
+    (lambda: check.choice(True, (1, 2), "k"), "k must be one of"),
+    (lambda: check.choice(np.array([1, 2]), (1, 2), "k"), "k must be one of"),
+    (lambda: check.labels("ab", 2, (0, 1)), "y must be an array of labels"),
+    (lambda: check.labels([[0, 1], [1]], 2, (0, 1)), "y must be a rectangular array"),
+])
+def test_new_checks_reject_bad_values_by_name(call, match):
+    with pytest.raises(ValueError, match=match):
+        call()

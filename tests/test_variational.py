@@ -146,7 +146,7 @@ def test_gaussian_entropy():
 
 def test_bad_inputs():
     eps = np.zeros((4, 1))
-    with pytest.raises(ValueError, match="s must be positive"):
+    with pytest.raises(ValueError, match="s must have positive entries"):
         v.elbo(log_joint, 0.0, -1.0, eps)
     with pytest.raises(ValueError, match="m must"):
         v.elbo(log_joint, np.nan, 1.0, eps)
@@ -384,7 +384,7 @@ BAD_INPUTS = [
     (lambda: v.sleep_phase(W_GEN, MU_GEN, 1.0, np.zeros((3, 2)), np.zeros(3), np.ones(3), 5, 5,
                            np.random.default_rng(0)), "V"),
     (lambda: v.sleep_phase(W_GEN, MU_GEN, 1.0, np.zeros((2, 3)), np.zeros(2), -np.ones(2), 5, 5,
-                           np.random.default_rng(0)), "s must be positive"),
+                           np.random.default_rng(0)), "s must have positive entries"),
     (lambda: v.sleep_phase(W_GEN, MU_GEN, 1.0, np.zeros((2, 3)), np.zeros(2), np.ones(2), 5, 0,
                            np.random.default_rng(0)), "batch"),
     (lambda: v.sleep_phase(W_GEN, MU_GEN, 1.0, np.zeros((2, 3)), np.zeros(2), np.ones(2), 5, 5, 0), "rng"),
@@ -417,3 +417,69 @@ def test_non_finite_values_always_raise_naming_the_argument(bad, where):
     args[where].flat[0] = bad
     with pytest.raises(ValueError, match=names[where]):
         v.sleep_gradient(*args)
+
+
+# ------------------------------------------------ names, user callables, divergence, overflow
+@pytest.mark.parametrize("bad", ["abc", [[0.0], [1.0, 2.0]], None, object()])
+def test_non_numeric_m_and_s_are_rejected_by_name(bad):
+    eps = np.zeros((4, 1))
+    for call, name in [(lambda: v.elbo(log_joint, bad, 1.0, eps), "m"), (lambda: v.elbo(log_joint, 0.0, bad, eps), "s"),
+                       (lambda: v.gaussian_entropy(bad), "s"),
+                       (lambda: v.bbvi_gaussian(grad_log_joint, bad, 1.0, 2, 2, np.random.default_rng(0)), "m0"),
+                       (lambda: v.bbvi_gaussian(grad_log_joint, 0.0, bad, 2, 2, np.random.default_rng(0)), "s0")]:
+        with pytest.raises(ValueError, match=f"^{name} must"):
+            call()
+
+
+def test_bbvi_names_its_own_arguments():
+    rng = np.random.default_rng(0)
+    with pytest.raises(ValueError, match="s0 must have positive entries"):
+        v.bbvi_gaussian(grad_log_joint, 0.0, -1.0, 2, 2, rng)
+    with pytest.raises(ValueError, match="grad_log_joint must be callable"):
+        v.bbvi_gaussian("f", 0.0, 1.0, 2, 2, rng)
+
+
+@pytest.mark.parametrize("returns, match", [
+    (lambda z: "abc", "the value returned by log_joint must be numeric"),
+    (lambda z: None, "the value returned by log_joint must be numeric"),
+    (lambda z: np.full(z.shape[:-1], np.nan), "the value returned by log_joint must be finite"),
+    (lambda z: z, r"log_joint must return an array of shape \(4,\)"),
+])
+def test_what_log_joint_returns_is_checked(returns, match):
+    for fn in [v.elbo, v.score_gradient, v.log_weights]:
+        with pytest.raises(ValueError, match=match):
+            fn(returns, 0.0, 1.0, np.zeros((4, 1)))
+
+
+def test_a_log_joint_returning_a_list_is_accepted():
+    assert float(v.elbo(lambda z: log_joint(z).tolist(), 0.3, 0.7, np.zeros((4, 1)))) == pytest.approx(
+        float(v.elbo(log_joint, 0.3, 0.7, np.zeros((4, 1)))))
+
+
+def test_bbvi_reports_divergence_instead_of_returning_nan():
+    # a quartic log density: with lr = 1 the first steps overshoot, m explodes and s underflows
+    with np.errstate(all="ignore"), pytest.raises(ValueError, match="diverged.*use a smaller lr"):
+        v.bbvi_gaussian(lambda z: -100 * z**3, 3.0, 1.0, 50, 5, np.random.default_rng(0), lr=1.0)
+    m, s = v.bbvi_gaussian(lambda z: -100 * z**3, 3.0, 1.0, 50, 5, np.random.default_rng(0), lr=1e-4)
+    assert np.all(np.isfinite(m)) and np.all(s > 0)
+
+
+def test_sleep_phase_reports_divergence_instead_of_returning_inf():
+    args = (W_GEN, MU_GEN, 0.5, np.zeros((2, 3)), np.zeros(2), np.ones(2), 50, 4, np.random.default_rng(0))
+    with pytest.raises(ValueError, match=r"diverged at step 2 \(s is no longer finite and positive\): use a smaller lr"):
+        v.sleep_phase(*args, lr=5.0)
+    V, c, s = v.sleep_phase(*args, lr=0.05)
+    assert np.all(np.isfinite(V)) and np.all(np.isfinite(s)) and np.all(s > 0)
+
+
+@pytest.mark.parametrize("call", [
+    lambda: v.radial_flow(np.full((3, 2), 1e200), np.zeros(2), 1.0, 0.5),
+    lambda: v.fantasy_regression(np.vstack([np.random.default_rng(0).standard_normal((19, 2)), [1e200, 1.0]]),
+                                 np.ones((20, 1)), np.ones((2, 2))),
+    lambda: v.cavi_linear_regression(np.array([[1e200, 1.0], [1.0, 1e200], [1.0, 2.0]]), np.ones(3), 1.0, 1.0, 1.0),
+    lambda: v.linear_vae_elbo(np.ones((5, 3)), np.full((3, 2), 1e200), np.zeros(3), 1.0, np.zeros((2, 3)),
+                              np.zeros(2), np.eye(2)),
+])
+def test_overflow_raises_instead_of_returning_nan(call):
+    with np.errstate(all="ignore"), pytest.raises(ValueError, match="the result is NaN because the computation overflowed"):
+        call()

@@ -10,13 +10,29 @@ chapter module states its checks in one line each, e.g.::
 """
 import numpy as np
 
-__all__ = ["finite", "matrix", "vector", "square", "number", "positive", "nonnegative", "count",
-           "choice", "probabilities", "labels", "generator"]
+__all__ = ["as_float", "finite", "matrix", "vector", "square", "spd", "number", "positive",
+           "nonnegative", "count", "flag", "choice", "probabilities", "labels", "generator", "seed",
+           "function", "returned", "fitted", "instance_of", "interval_bounds", "index_array",
+           "discrete_sample", "positive_entries", "matrix_with_columns", "integer_entries",
+           "number_between", "axis_index", "cache_layout", "no_nan_result"]
+
+
+def as_float(x, name):
+    """``x`` as a float array; ``ValueError`` naming ``name`` for strings, ragged nested lists
+    and anything else numpy cannot read as numbers."""
+    if isinstance(x, (str, bytes)) or x is None:
+        raise ValueError(f"{name} must be numeric (an array or a number), got {type(x).__name__}")
+    try:
+        arr = np.asarray(x, dtype=float)
+    except (ValueError, TypeError) as err:
+        kind = "a rectangular array (rows of equal length)" if "inhomogeneous" in str(err) else "numeric"
+        raise ValueError(f"{name} must be {kind}, got {type(x).__name__}: {err}") from None
+    return arr
 
 
 def finite(x, name):
     """``x`` as a float array; ``ValueError`` if it holds NaN or inf."""
-    x = np.asarray(x, dtype=float)
+    x = as_float(x, name)
     if not np.all(np.isfinite(x)):
         raise ValueError(f"{name} must be finite (no NaN or inf)")
     return x
@@ -24,7 +40,7 @@ def finite(x, name):
 
 def matrix(X, name="X"):
     """``X`` as a finite, non-empty 2-D float array of shape (n, d)."""
-    X = np.asarray(X, dtype=float)
+    X = as_float(X, name)
     if X.ndim != 2 or X.shape[0] == 0 or X.shape[1] == 0:
         raise ValueError(f"{name} must be a non-empty 2-D array of shape (n, d), got shape {X.shape}")
     return finite(X, name)
@@ -32,7 +48,7 @@ def matrix(X, name="X"):
 
 def vector(v, n, name):
     """``v`` as a finite float array of shape (n,); ``n=None`` accepts any non-empty length."""
-    v = np.asarray(v, dtype=float)
+    v = as_float(v, name)
     if v.ndim != 1 or (n is not None and v.shape[0] != n) or v.size == 0:
         expected = f"({n},)" if n is not None else "(n,) with n >= 1"
         raise ValueError(f"{name} must have shape {expected}, got {v.shape}")
@@ -41,7 +57,7 @@ def vector(v, n, name):
 
 def square(A, name, symmetric=False):
     """``A`` as a finite square matrix (optionally symmetric to rounding)."""
-    A = np.asarray(A, dtype=float)
+    A = as_float(A, name)
     if A.ndim != 2 or A.shape[0] != A.shape[1] or A.size == 0:
         raise ValueError(f"{name} must be a non-empty square matrix, got shape {A.shape}")
     A = finite(A, name)
@@ -91,9 +107,30 @@ def count(value, name, low=1):
     return int(value)
 
 
+def flag(value, name):
+    """``value`` as a Python bool; only ``True``/``False`` (or numpy bools) are accepted, so a
+    string such as ``"no"`` is not silently taken as true."""
+    if not isinstance(value, (bool, np.bool_)):
+        raise ValueError(f"{name} must be True or False, got {value!r}")
+    return bool(value)
+
+
+def _same_option(value, option):
+    """``value == option`` without the surprises of ``==``: a bool matches only a bool, a
+    string only a string, a number only a (non-bool) number, and arrays match nothing."""
+    if option is None or isinstance(value, np.ndarray):
+        return value is option
+    if isinstance(option, (bool, np.bool_)):
+        return isinstance(value, (bool, np.bool_)) and bool(value) == bool(option)
+    if isinstance(option, str):
+        return isinstance(value, str) and value == option
+    return (isinstance(value, (int, float, np.integer, np.floating))
+            and not isinstance(value, (bool, np.bool_)) and value == option)
+
+
 def choice(value, options, name):
     """``value`` if it is one of ``options``."""
-    if value not in options:
+    if not any(_same_option(value, o) for o in options):
         raise ValueError(f"{name} must be one of {', '.join(map(repr, options))}; got {value!r}")
     return value
 
@@ -112,7 +149,12 @@ def probabilities(p, name="p", axis=-1, atol=1e-9):
 
 def labels(y, n, allowed, name="y"):
     """``y`` as an integer array of shape (n,) whose values all lie in ``allowed``."""
-    y = np.asarray(y)
+    if isinstance(y, (str, bytes)):
+        raise ValueError(f"{name} must be an array of labels, got a string")
+    try:
+        y = np.asarray(y)
+    except ValueError as err:
+        raise ValueError(f"{name} must be a rectangular array of labels: {err}") from None
     if y.shape != (n,):
         raise ValueError(f"{name} must have shape ({n},), got {y.shape}")
     if y.dtype.kind not in "biuf" or not np.all(np.isin(y, allowed)):
@@ -126,3 +168,165 @@ def generator(rng, name="rng"):
         raise ValueError(f"{name} must be a numpy.random.Generator, e.g. np.random.default_rng(0); "
                          f"got {type(rng).__name__}")
     return rng
+
+
+def seed(value, name="seed"):
+    """``value`` as a seed for ``np.random.default_rng``: an integer >= 0 (not a bool), or a
+    ``numpy.random.Generator``, which is returned as it is."""
+    if isinstance(value, np.random.Generator):
+        return value
+    if isinstance(value, (bool, np.bool_)) or not isinstance(value, (int, np.integer)) or value < 0:
+        raise ValueError(f"{name} must be a non-negative integer or a numpy.random.Generator, got {value!r}")
+    return int(value)
+
+
+def function(f, name):
+    """``f`` if it is callable."""
+    if not callable(f):
+        raise ValueError(f"{name} must be callable (a function), got {type(f).__name__}")
+    return f
+
+
+def returned(value, name, shape=None):
+    """What a user-supplied callable ``name`` returned, as a finite float array (of ``shape``
+    when given): ``ValueError`` naming the callable otherwise."""
+    try:
+        arr = finite(value, f"the value returned by {name}")
+    except ValueError as err:
+        raise ValueError(str(err)) from None
+    if shape is not None and arr.shape != tuple(shape):
+        raise ValueError(f"{name} must return an array of shape {tuple(shape)}, got {arr.shape}")
+    return arr
+
+
+def fitted(obj, attribute, method="fit"):
+    """``ValueError`` if ``obj`` has not been fitted yet (``attribute`` is missing or None)."""
+    if getattr(obj, attribute, None) is None:
+        raise ValueError(f"{type(obj).__name__} is not fitted yet: call {method}(...) first")
+    return obj
+
+
+def instance_of(obj, cls, name, made_by=None):
+    """``obj`` if it is an instance of ``cls`` (a class or tuple of classes); ``ValueError``
+    naming ``name`` (and, when given, the function ``made_by`` that returns one) otherwise."""
+    if not isinstance(obj, cls):
+        want = " or ".join(c.__name__ for c in (cls if isinstance(cls, tuple) else (cls,)))
+        source = f" returned by {made_by}" if made_by else ""
+        article = "an" if want[:1].lower() in "aeiou" else "a"
+        raise ValueError(f"{name} must be {article} {want}{source}, got {type(obj).__name__}")
+    return obj
+
+
+def interval_bounds(low, high, names=("low", "high")):
+    """``(low, high)`` as finite floats with ``low < high``; ``ValueError`` naming them otherwise."""
+    low, high = number(low, names[0]), number(high, names[1])
+    if not low < high:
+        raise ValueError(f"{names[0]} must be smaller than {names[1]} ({names[0]} < {names[1]}), "
+                         f"got {names[0]}={low!r}, {names[1]}={high!r}")
+    return low, high
+
+
+def index_array(x, n, size, name):
+    """``x`` as an int array of shape ``(n,)`` (any non-empty length when ``n`` is None) of
+    indices in ``0, ..., size - 1``; floats, bools, strings and ragged lists are rejected."""
+    try:
+        arr = np.asarray(x)
+    except (ValueError, TypeError) as err:
+        raise ValueError(f"{name} must be a 1-D array of integer indices: {err}") from None
+    if arr.ndim != 1 or arr.size == 0 or (n is not None and arr.shape != (n,)):
+        raise ValueError(f"{name} must be a 1-D array of {'n >= 1' if n is None else n} integer "
+                         f"indices, got shape {arr.shape}")
+    if arr.dtype.kind not in "iu":
+        raise ValueError(f"{name} must contain integer indices (not floats, bools or strings), "
+                         f"got dtype {arr.dtype}")
+    if np.any((arr < 0) | (arr >= size)):
+        raise ValueError(f"{name} must contain indices in 0, ..., {size - 1}, got values from "
+                         f"{arr.min()} to {arr.max()}")
+    return arr.astype(int)
+
+
+def discrete_sample(x, name):
+    """``x`` as a non-empty 1-D array of discrete values (numbers, bools or strings); a
+    ragged list, objects, NaN or inf give a ``ValueError`` naming ``name``."""
+    try:
+        arr = np.asarray(x)
+    except (ValueError, TypeError) as err:
+        raise ValueError(f"{name} must be a 1-D array of values: {err}") from None
+    if arr.ndim != 1 or arr.size == 0 or arr.dtype.kind not in "biufUS":
+        raise ValueError(f"{name} must be a non-empty 1-D array of numbers or strings, "
+                         f"got shape {arr.shape} and dtype {arr.dtype}")
+    if arr.dtype.kind == "f" and not np.all(np.isfinite(arr)):
+        raise ValueError(f"{name} must be finite (no NaN or inf)")
+    return arr
+
+
+def positive_entries(x, name):
+    """``x`` as a finite float array (any shape) whose entries are all > 0."""
+    x = finite(x, name)
+    if np.any(x <= 0):
+        raise ValueError(f"{name} must have positive entries, got {x!r}")
+    return x
+
+
+def matrix_with_columns(X, d, name="X"):
+    """``X`` as a finite, non-empty 2-D float array with ``d`` columns (one per feature)."""
+    X = matrix(X, name)
+    if X.shape[1] != d:
+        raise ValueError(f"{name} must have {d} columns (one per feature), got shape {X.shape}")
+    return X
+
+
+def integer_entries(x, name, low=None, high=None):
+    """``x`` (any shape, a scalar included) as an integer array with entries in ``[low, high)``
+    (each bound optional); floats, bools, strings, ragged lists and objects are rejected."""
+    try:
+        arr = None if isinstance(x, (str, bytes)) or x is None else np.asarray(x)
+    except (ValueError, TypeError) as err:
+        raise ValueError(f"{name} must be a rectangular integer array: {err}") from None
+    if arr is None or arr.dtype.kind not in "iu":
+        raise ValueError(f"{name} must be an integer array or integer (not floats, bools or strings), "
+                         f"got {type(x).__name__}{'' if arr is None else ' of dtype ' + str(arr.dtype)}")
+    if (low is not None and np.any(arr < low)) or (high is not None and np.any(arr >= high)):
+        span = f"{low}, ..., {high - 1}" if high is not None and low is not None else (
+            f">= {low}" if low is not None else f"< {high}")
+        raise ValueError(f"{name} must take values {'in ' if '...' in span else ''}{span}")
+    return arr
+
+
+def number_between(value, name, low, high, open_low=False, open_high=False):
+    """``value`` as a finite float (not a bool) in the interval from ``low`` to ``high``, whose
+    ends are closed unless ``open_low`` / ``open_high``."""
+    value = number(value, name)
+    if value < low or value > high or (open_low and value == low) or (open_high and value == high):
+        raise ValueError(f"{name} must lie in {'(' if open_low else '['}{low}, {high}"
+                         f"{')' if open_high else ']'}, got {value!r}")
+    return value
+
+
+def axis_index(value, ndim, name="axis"):
+    """``value`` as an axis of an ``ndim``-dimensional array: an integer (not a bool) in
+    ``-ndim, ..., ndim - 1``."""
+    if (isinstance(value, (bool, np.bool_)) or not isinstance(value, (int, np.integer))
+            or not -ndim <= value < ndim):
+        raise ValueError(f"{name} must be an integer axis in -{ndim}, ..., {ndim - 1} of an array "
+                         f"with {ndim} dimension(s), got {value!r}")
+    return int(value)
+
+
+def cache_layout(cache, kinds, made_by, name="cache"):
+    """``cache`` if it is a tuple (or list) with one entry of each type in ``kinds`` (a type or a
+    tuple of types per entry), as ``made_by`` returns it; ``ValueError`` naming ``name`` otherwise."""
+    if not (isinstance(cache, (tuple, list)) and len(cache) == len(kinds)
+            and all(isinstance(c, k) for c, k in zip(cache, kinds))):
+        raise ValueError(f"{name} must be the cache returned by {made_by} (a tuple of {len(kinds)} entries), "
+                         f"got {type(cache).__name__}"
+                         + (f" of {len(cache)} entries" if isinstance(cache, (tuple, list)) else ""))
+    return cache
+
+
+def no_nan_result(value, names):
+    """``value`` (a computed result) if it holds no NaN; ``ValueError`` otherwise, saying that
+    the computation overflowed and that the arguments ``names`` (a string) need rescaling."""
+    if np.any(np.isnan(np.asarray(value, dtype=float))):
+        raise ValueError(f"the result is NaN because the computation overflowed: rescale {names}")
+    return value

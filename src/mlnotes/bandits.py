@@ -38,8 +38,8 @@ def _runs(losses, n_runs):
 
 def _arms(arms, shape, n, name="arms"):
     """``arms`` as an integer array of the given shape with values in {0, ..., n-1}."""
-    arms = np.asarray(arms)
-    if arms.dtype.kind not in "iu" or arms.ndim not in (1, 2) or arms.shape[-1] != shape[-1]:
+    arms = check.integer_entries(arms, name)
+    if arms.ndim not in (1, 2) or arms.shape[-1] != shape[-1]:
         raise ValueError(f"{name} must be an integer array of shape (m,) or (R, m) with "
                          f"m = {shape[-1]}, got {arms.dtype} of shape {arms.shape}")
     if len(shape) == 2 and arms.shape[0] != shape[0]:
@@ -81,8 +81,7 @@ def switching_losses(m, n, switch=0.3):
         If ``m < 1``, ``n < 2`` or ``switch`` is outside [0, 1].
     """
     m, n = check.count(m, "m"), check.count(n, "n", low=2)
-    if not 0 <= check.number(switch, "switch") <= 1:
-        raise ValueError(f"switch must lie in [0, 1], got {switch!r}")
+    switch = check.number_between(switch, "switch", 0, 1)
     losses = np.full((m, n), 0.5)
     tau = int(switch * m)
     losses[:tau, 0] = 0.0
@@ -120,9 +119,8 @@ def importance_weighted_estimate(loss, p, arm):
     p = check.probabilities(p, "p")
     if loss.ndim == 0 or p.shape != loss.shape:
         raise ValueError(f"p must have the shape of loss {loss.shape}, got {p.shape}")
-    arm = np.asarray(arm)
-    n = loss.shape[-1]
-    if arm.shape != loss.shape[:-1] or arm.dtype.kind not in "iu" or np.any((arm < 0) | (arm >= n)):
+    arm, n = check.integer_entries(arm, "arm"), loss.shape[-1]
+    if arm.shape != loss.shape[:-1] or np.any((arm < 0) | (arm >= n)):
         raise ValueError(f"arm must be integers in 0, ..., {n - 1} of shape {loss.shape[:-1]}")
     drawn = np.arange(n) == arm[..., None]
     if np.any(p[drawn] == 0):
@@ -158,13 +156,19 @@ def exp3_bound(m, n):
     Parameters
     ----------
     m, n : int or array_like of int
-        Number of rounds and of arms.
+        Number of rounds (>= 1) and of arms (>= 1; one arm has no regret).
 
     Returns
     -------
     float or ndarray
+
+    Raises
+    ------
+    ValueError
+        If ``m`` or ``n`` is not an integer (array) or ``m < 1`` or ``n < 1``.
     """
-    return np.sqrt(2 * np.asarray(m) * n * np.log(n))
+    m, n = check.integer_entries(m, "m", low=1), check.integer_entries(n, "n", low=1)
+    return np.sqrt(2 * m * n * np.log(n))
 
 
 def exp3(losses, eta=None, n_runs=None, rng=None):
@@ -196,7 +200,8 @@ def exp3(losses, eta=None, n_runs=None, rng=None):
     ------
     ValueError
         If ``losses`` is not a finite table in [0, 1], ``eta`` is not positive,
-        ``n_runs`` disagrees with ``losses`` or ``rng`` is not a Generator.
+        ``n_runs`` disagrees with ``losses`` or ``rng`` is not a Generator; or if the
+        log-weights overflow (an ``eta`` so large that every weight underflows to 0).
     """
     losses = _loss_table(losses)
     R, (m, n) = _runs(losses, n_runs), losses.shape[-2:]
@@ -211,6 +216,8 @@ def exp3(losses, eta=None, n_runs=None, rng=None):
         loss = losses[t, arm] if losses.ndim == 2 else losses[rows, t, arm]
         # the estimate l_hat is 0 except at the drawn arm, where it is loss / p
         log_w[rows, arm] -= eta * loss / p[rows, arm]
+        if not np.all(np.isfinite(log_w.max(axis=1))):
+            raise ValueError(f"exp3 diverged at round {t}: the log-weights overflowed; use a smaller eta")
         arms[:, t], probs[t] = arm, p.mean(axis=0)
     return arms, probs
 
@@ -276,14 +283,14 @@ def ucb1_bound(means, m):
     Raises
     ------
     ValueError
-        If ``means`` is not a vector in [0, 1].
+        If ``means`` is not a vector in [0, 1] or ``m`` is not an integer (array) >= 1.
     """
     means = check.vector(means, None, "means")
     if np.any(means < 0) or np.any(means > 1):
         raise ValueError("means must lie in [0, 1]")
     gaps = means - means.min()
     gaps = gaps[gaps > 0]
-    log_m = np.log(np.asarray(m, dtype=float))[..., None]
+    log_m = np.log(check.integer_entries(m, "m", low=1).astype(float))[..., None]
     return np.sum(8 * log_m / gaps + (1 + np.pi ** 2 / 3) * gaps, axis=-1)
 
 
@@ -335,6 +342,6 @@ def pseudo_regret(means, arms):
         If ``means`` is not a finite vector or ``arms`` is out of range.
     """
     means = check.vector(means, None, "means")
-    arms = np.asarray(arms)
+    arms = check.integer_entries(arms, "arms")
     arms = _arms(arms, arms.shape[-1:] if arms.ndim else (0,), means.size)
     return np.cumsum((means - means.min())[arms], axis=-1)

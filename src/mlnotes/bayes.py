@@ -14,6 +14,7 @@ from dataclasses import dataclass
 
 import numpy as np
 import scipy.linalg
+import scipy.spatial.distance
 
 from mlnotes import _validate as check
 
@@ -45,12 +46,17 @@ def soft_threshold(z, t):
     Raises
     ------
     ValueError
-        If ``z`` or ``t`` is not finite, or some ``t`` is negative.
+        If ``z`` or ``t`` is not finite, some ``t`` is negative, or ``t`` does not
+        broadcast against ``z``.
     """
     z = check.finite(z, "z")
     t = check.finite(t, "t")
     if np.any(t < 0):
         raise ValueError("t must be non-negative")
+    try:
+        np.broadcast_shapes(z.shape, t.shape)
+    except ValueError:
+        raise ValueError(f"t of shape {t.shape} does not broadcast against z of shape {z.shape}") from None
     return np.sign(z) * np.maximum(np.abs(z) - t, 0.0)
 
 
@@ -205,11 +211,13 @@ def lasso_path(X, y, lams=None, n_lams=50, eps=1e-3, warm_start=True, tol=1e-10,
     ------
     ValueError
         If a shape is wrong, a value is not finite, some penalty is negative,
-        ``eps`` is not in (0, 1), ``n_lams`` is not a positive integer, or the
-        default grid is asked for although ``Xᵀy = 0``.
+        ``eps`` is not in (0, 1), ``n_lams`` is not a positive integer,
+        ``warm_start`` is not a bool, or the default grid is asked for although
+        ``Xᵀy = 0``.
     """
     X = check.matrix(X)
     y = check.vector(y, X.shape[0], "y")
+    warm_start = check.flag(warm_start, "warm_start")
     if lams is None:
         n_lams = check.count(n_lams, "n_lams")
         if not 0 < check.number(eps, "eps") < 1:
@@ -276,24 +284,20 @@ def bayes_linear_posterior(X, y, sigma, tau):
 
 # ---------------------------------------------------------- Gaussian processes
 def _se_kernel(A, B, ell, tau):
-    """Squared-exponential Gram matrix ``tau² exp(−‖a_i − b_j‖²/(2 ell²))``."""
-    A, B = A / ell, B / ell
-    sq = np.sum(A**2, axis=1)[:, None] + np.sum(B**2, axis=1)[None, :] - 2 * A @ B.T
-    return tau**2 * np.exp(-0.5 * np.maximum(sq, 0.0))
+    """Squared-exponential Gram matrix ``tau² exp(−‖a_i − b_j‖²/(2 ell²))``.
+
+    The squared distances are sums of squared differences (``scipy``'s ``cdist``), not
+    ``‖a‖² + ‖b‖² − 2aᵀb``, which loses all accuracy for points far from the origin: the
+    Gram matrix, and so every GP result, is unchanged when the inputs are shifted.
+    """
+    return tau**2 * np.exp(-0.5 * scipy.spatial.distance.cdist(A / ell, B / ell, "sqeuclidean"))
 
 
 def _gram(kernel, A, B, ell, tau):
     """Gram matrix of the rows of ``A`` and ``B`` (``kernel``, or the SE kernel)."""
     if kernel is None:
         return _se_kernel(A, B, ell, tau)
-    if not callable(kernel):
-        raise ValueError("kernel must be None or a callable kernel(A, B), "
-                         f"got {type(kernel).__name__}")
-    K = np.asarray(kernel(A, B), dtype=float)
-    if K.shape != (A.shape[0], B.shape[0]) or not np.all(np.isfinite(K)):
-        raise ValueError(f"kernel(A, B) must return a finite array of shape "
-                         f"({A.shape[0]}, {B.shape[0]}), got shape {K.shape}")
-    return K
+    return check.returned(kernel(A, B), "kernel(A, B)", (A.shape[0], B.shape[0]))
 
 
 def _gp_setup(X, y, sigma, ell, tau, kernel):
@@ -302,6 +306,7 @@ def _gp_setup(X, y, sigma, ell, tau, kernel):
     y = check.vector(y, X.shape[0], "y")
     sigma = check.nonnegative(sigma, "sigma")
     ell, tau = check.positive(ell, "ell"), check.positive(tau, "tau")
+    kernel = None if kernel is None else check.function(kernel, "kernel")
     K = check.square(_gram(kernel, X, X, ell, tau), "kernel(X, X)", symmetric=True)
     try:
         L = np.linalg.cholesky(K + sigma**2 * np.eye(X.shape[0]))
@@ -352,9 +357,10 @@ def gp_posterior(X, y, X0, sigma, ell=1.0, tau=1.0, kernel=None, full_cov=False,
     ValueError
         If a shape is wrong (``X0`` must have as many columns as ``X``), a
         value is not finite, ``sigma`` is negative, ``ell`` or ``tau`` is not
-        positive, ``kernel`` is not callable or returns a bad Gram matrix, or
-        ``K + σ²I`` is singular.
+        positive, ``kernel`` is not callable or returns a bad Gram matrix,
+        ``full_cov`` or ``noisy`` is not a bool, or ``K + σ²I`` is singular.
     """
+    full_cov, noisy = check.flag(full_cov, "full_cov"), check.flag(noisy, "noisy")
     X, y, sigma, ell, tau, L = _gp_setup(X, y, sigma, ell, tau, kernel)
     X0 = check.matrix(X0, "X0")
     if X0.shape[1] != X.shape[1]:

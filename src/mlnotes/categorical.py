@@ -104,9 +104,7 @@ class BootstrapCI:
 # ---------------------------------------------------------------------- validation
 def _table(table, name="table", shape=None, batch=False, integer=True):
     """Validate a table of counts; return it as an int64 (or float) array."""
-    t = np.asarray(table)
-    if t.dtype.kind not in "biuf":
-        raise ValueError(f"{name} must be numeric, got dtype {t.dtype}")
+    t = check.as_float(table, name)
     if t.ndim < 2 or (t.ndim > 2 and not batch):
         want = "an array of shape (..., I, J)" if batch else "a 2-D array"
         raise ValueError(f"{name} must be {want}, got shape {t.shape}")
@@ -114,8 +112,7 @@ def _table(table, name="table", shape=None, batch=False, integer=True):
         raise ValueError(f"{name} must have shape {shape}, got {t.shape[-2:]}")
     if t.shape[-2] < 2 or t.shape[-1] < 2:
         raise ValueError(f"{name} must have at least 2 rows and 2 columns, got {t.shape[-2:]}")
-    if not np.all(np.isfinite(t)):
-        raise ValueError(f"{name} must be finite (no NaN or inf)")
+    t = check.finite(t, name)
     if np.any(t < 0):
         raise ValueError(f"{name} must not contain negative counts")
     if integer:
@@ -296,11 +293,11 @@ def chi2_statistic(table, correction=False):
     Raises
     ------
     ValueError
-        As :func:`expected_counts`.
+        As :func:`expected_counts`, or if ``correction`` is not a bool.
     """
     t = _table(table, batch=True)
     expected = expected_counts(t)
-    x2 = _pearson(t, expected, bool(correction) and t.shape[-2:] == (2, 2))
+    x2 = _pearson(t, expected, check.flag(correction, "correction") and t.shape[-2:] == (2, 2))
     return float(x2) if x2.ndim == 0 else x2
 
 
@@ -327,13 +324,14 @@ def chi2_homogeneity(table, correction=False):
     Raises
     ------
     ValueError
-        If ``table`` is not a valid table of counts or has a zero margin.
+        If ``table`` is not a valid table of counts or has a zero margin, or
+        ``correction`` is not a bool.
     """
     t = _table(table)
     _positive_margins(t, why="an expected count would be 0")
     pi_hat = t.sum(axis=1) / t.sum()                 # pooled MLE under H0
     expected = np.outer(pi_hat, t.sum(axis=0))       # E_ij = pi_i n_.j
-    x2 = float(_pearson(t, expected, bool(correction) and t.shape == (2, 2)))
+    x2 = float(_pearson(t, expected, check.flag(correction, "correction") and t.shape == (2, 2)))
     dof = (t.shape[0] - 1) * (t.shape[1] - 1)
     return HypothesisTestResult(x2, _chi2_sf(x2, dof), "chi-square test of homogeneity",
                                 dof, expected)
@@ -362,14 +360,15 @@ def chi2_independence(table, correction=False):
     Raises
     ------
     ValueError
-        If ``table`` is not a valid table of counts or has a zero margin.
+        If ``table`` is not a valid table of counts or has a zero margin, or
+        ``correction`` is not a bool.
     """
     t = _table(table)
     _positive_margins(t, why="an expected count would be 0")
     n = t.sum()
     row_p, col_p = t.sum(axis=1) / n, t.sum(axis=0) / n  # MLEs of the margins under H0
     expected = n * np.outer(row_p, col_p)
-    x2 = float(_pearson(t, expected, bool(correction) and t.shape == (2, 2)))
+    x2 = float(_pearson(t, expected, check.flag(correction, "correction") and t.shape == (2, 2)))
     dof = (t.shape[0] - 1) * (t.shape[1] - 1)
     return HypothesisTestResult(x2, _chi2_sf(x2, dof), "chi-square test of independence",
                                 dof, expected)
@@ -402,9 +401,10 @@ def mcnemar(table, exact=False):
     ------
     ValueError
         If ``table`` is not a 2×2 table of counts, or has no discordant pairs
-        (``n12 + n21 = 0``), when the test is undefined.
+        (``n12 + n21 = 0``), when the test is undefined; or ``exact`` is not a bool.
     """
     t = _table(table, shape=(2, 2))
+    exact = check.flag(exact, "exact")
     n12, n21 = int(t[0, 1]), int(t[1, 0])
     m = n12 + n21
     if m == 0:
@@ -515,10 +515,10 @@ def table_from_pairs(pairs):
         If ``pairs`` does not have a last axis of length 2 or contains values other
         than 0 and 1.
     """
-    p = np.asarray(pairs)
+    p = check.as_float(pairs, "pairs")
     if p.ndim < 2 or p.shape[-1] != 2:
         raise ValueError(f"pairs must have shape (..., n, 2), got {p.shape}")
-    if p.dtype.kind not in "biuf" or not np.all((p == 0) | (p == 1)):
+    if not np.all((p == 0) | (p == 1)):
         raise ValueError("pairs must contain only the values 0 and 1")
     x, d = p[..., 0].astype(bool), p[..., 1].astype(bool)
     n = p.shape[-2]
@@ -529,7 +529,7 @@ def table_from_pairs(pairs):
 
 # ----------------------------------------------------------------------- bootstrap
 def _apply(stat, samples, k):
-    theta = np.asarray(stat(samples), dtype=float)
+    theta = check.as_float(stat(samples), "the value returned by stat")
     if theta.shape != (k,):
         raise ValueError(f"stat must map an array of {k} samples, shape {samples.shape}, "
                          f"to {k} numbers; got shape {theta.shape}")
@@ -586,23 +586,19 @@ def bootstrap_ci(stat, data, n_resamples=9999, level=0.95, method="percentile", 
     ------
     ValueError
         If ``stat`` is not callable or returns the wrong shape, ``data`` has fewer than
-        two rows or non-finite values, or ``n_resamples``, ``level`` or ``method`` is
-        invalid.
+        two rows or non-finite values, or ``n_resamples``, ``level``, ``method`` or
+        ``seed`` is invalid.
     """
-    if not callable(stat):
-        raise ValueError("stat must be a callable")
-    data = np.asarray(data)
+    stat = check.function(stat, "stat")
+    check.finite(data, "data")
+    data = np.asarray(data)  # numeric and finite: keep its dtype for stat
     if data.ndim < 1 or data.shape[0] < 2:
         raise ValueError(f"data must have at least 2 rows (observations), got shape {data.shape}")
-    if data.dtype.kind not in "biuf" or not np.all(np.isfinite(data)):
-        raise ValueError("data must be numeric and finite")
-    if isinstance(n_resamples, bool) or not isinstance(n_resamples, (int, np.integer)) \
-            or n_resamples < 1:
-        raise ValueError(f"n_resamples must be an integer >= 1, got {n_resamples!r}")
-    if not (isinstance(level, (int, float, np.floating)) and 0 < level < 1):
+    n_resamples = check.count(n_resamples, "n_resamples")
+    if not 0 < check.number(level, "level") < 1:
         raise ValueError(f"level must lie strictly between 0 and 1, got {level!r}")
     method = check.choice(method, ("percentile", "basic", "bca"), "method")
-    rng = np.random.default_rng(seed)
+    rng = np.random.default_rng(None if seed is None else check.seed(seed))
     n = data.shape[0]
     theta_b = _apply(stat, data[rng.integers(0, n, size=(n_resamples, n))], n_resamples)
     theta_hat = _apply(stat, data[None], 1)[0]

@@ -9,6 +9,8 @@ import math
 
 import numpy as np
 
+from mlnotes import _validate as check
+
 __all__ = ["claim", "claim_close", "claims_in"]
 
 _TICK = "\u2713"
@@ -50,8 +52,9 @@ def claim(statement, ok):
     statement : str
         What is being claimed, in words ("the hat matrix is idempotent").
     ok : bool
-        Whether it holds. A numpy boolean scalar or 0-d array is accepted; an array with
-        more than one element is rejected, because its truth value is ambiguous (use
+        Whether it holds: a bool, a numpy boolean scalar or a one-element boolean array.
+        Lists, numbers and strings are rejected (``"no"`` is not taken as true), and so is
+        an array with more than one element, because its truth value is ambiguous (use
         ``np.all`` or ``np.any`` to say which is meant).
 
     Returns
@@ -67,10 +70,11 @@ def claim(statement, ok):
         If ``statement`` is empty or ``ok`` is not a single truth value.
     """
     _check_statement(statement)
-    arr = np.asarray(ok)
-    if arr.size != 1 or arr.dtype.kind != "b":
+    arr = np.asarray(ok) if isinstance(ok, (bool, np.bool_, np.ndarray)) else None
+    if arr is None or arr.size != 1 or arr.dtype.kind != "b":
+        shape = "" if arr is None else f" of shape {arr.shape}"
         raise ValueError(
-            f"ok must be a single bool, got {type(ok).__name__} of shape {arr.shape}; "
+            f"ok must be a single bool, got {type(ok).__name__}{shape}; "
             "use np.all(...) or np.any(...) to reduce an array"
         )
     if not bool(arr.reshape(())):
@@ -114,17 +118,17 @@ def claim_close(statement, actual, expected, atol=1e-8, rtol=0.0):
     AssertionError
         If some element is outside the tolerance; the message gives the largest error.
     ValueError
-        If the shapes differ, a value is not finite, or a tolerance is invalid.
+        If ``actual`` or ``expected`` is not numeric or not finite, the shapes differ, or a
+        tolerance is not a non-negative number (or both are zero).
     """
     _check_statement(statement)
-    a = np.asarray(actual, dtype=float)
-    e = np.asarray(expected, dtype=float)
+    a, e = check.as_float(actual, "actual"), check.as_float(expected, "expected")
     if a.shape != e.shape:
         raise ValueError(f"actual has shape {a.shape} but expected has shape {e.shape}")
-    if not (np.all(np.isfinite(a)) and np.all(np.isfinite(e))):
-        raise ValueError("actual and expected must be finite (no NaN or inf)")
-    if not (np.isfinite(atol) and np.isfinite(rtol)) or atol < 0 or rtol < 0 or atol + rtol == 0:
-        raise ValueError(f"atol and rtol must be non-negative and not both zero, got {atol}, {rtol}")
+    a, e = check.finite(a, "actual"), check.finite(e, "expected")
+    atol, rtol = check.nonnegative(atol, "atol"), check.nonnegative(rtol, "rtol")
+    if atol + rtol == 0:
+        raise ValueError("atol and rtol must not both be zero")
     err = np.abs(a - e)
     if np.any(err > atol + rtol * np.abs(e)):
         raise AssertionError(

@@ -59,16 +59,24 @@ class KMeansResult:
                 f"n_iter={self.n_iter}, converged={self.converged})")
 
 
-def _squared_distances(X, centres):
+def _too_far(name):
+    """The message for squared distances from ``X`` to ``name`` that overflow."""
+    return f"X is too far from {name}: the squared distances overflow; rescale X and {name}"
+
+
+def _squared_distances(X, centres, name="centres"):
     """Matrix of squared Euclidean distances, shape (n, k).
 
     One pass over the data per centre (k is small), which avoids the (n, k, d) array of
     all differences and is about three times faster.
     """
     D = np.empty((X.shape[0], centres.shape[0]))
-    for j, c in enumerate(centres):
-        diff = X - c
-        D[:, j] = np.einsum("ij,ij->i", diff, diff)
+    with np.errstate(over="ignore", invalid="ignore"):    # overflow is reported below
+        for j, c in enumerate(centres):
+            diff = X - c
+            D[:, j] = np.einsum("ij,ij->i", diff, diff)
+    if not np.all(np.isfinite(D)):
+        raise ValueError(_too_far(name))
     return D
 
 
@@ -87,10 +95,11 @@ def kmeans_assign(X, centres):
     Raises
     ------
     ValueError
-        If ``X`` or ``centres`` is not a finite 2-D array, or their widths differ.
+        If ``X`` or ``centres`` is not a finite 2-D array, their widths differ, or the squared
+        distances overflow (points too far from the centres).
     """
     X = check.matrix(X)
-    centres = _centres(centres, X.shape[1], "centres")
+    centres = check.matrix_with_columns(centres, X.shape[1], "centres")
     return np.argmin(_squared_distances(X, centres), axis=1)
 
 
@@ -111,19 +120,17 @@ def kmeans_inertia(X, centres, labels):
     Raises
     ------
     ValueError
-        On bad shapes, non-finite values, or labels outside ``0, ..., k-1``.
+        On bad shapes, non-finite values, labels outside ``0, ..., k-1``, or an objective that
+        overflows.
     """
     X = check.matrix(X)
-    centres = _centres(centres, X.shape[1], "centres")
+    centres = check.matrix_with_columns(centres, X.shape[1], "centres")
     labels = check.labels(labels, X.shape[0], np.arange(centres.shape[0]), "labels")
-    return float(((X - centres[labels]) ** 2).sum())
-
-
-def _centres(centres, d, name):
-    centres = check.matrix(centres, name)
-    if centres.shape[1] != d:
-        raise ValueError(f"{name} must have {d} columns (one per feature), got {centres.shape[1]}")
-    return centres
+    with np.errstate(over="ignore"):                       # overflow is reported below
+        value = float(((X - centres[labels]) ** 2).sum())
+    if not np.isfinite(value):
+        raise ValueError(_too_far("centres"))
+    return value
 
 
 def _update_centres(X, labels, centres):
@@ -159,16 +166,17 @@ def kmeans(X, init, max_iter=300):
     Raises
     ------
     ValueError
-        If ``X`` or ``init`` is malformed, ``k > n``, or ``max_iter`` is not a positive integer.
+        If ``X`` or ``init`` is malformed, ``k > n``, ``max_iter`` is not a positive integer, or
+        the squared distances overflow.
     """
     X = check.matrix(X)
-    centres = _centres(init, X.shape[1], "init")
+    centres = check.matrix_with_columns(init, X.shape[1], "init")
     if centres.shape[0] > X.shape[0]:
         raise ValueError(f"init has {centres.shape[0]} centres but X has only {X.shape[0]} points")
     max_iter = check.count(max_iter, "max_iter")
     history, previous, converged = [], None, False
     for n_iter in range(1, max_iter + 1):
-        labels = np.argmin(_squared_distances(X, centres), axis=1)
+        labels = np.argmin(_squared_distances(X, centres, "init"), axis=1)
         history.append(((X - centres[labels]) ** 2).sum())
         centres = _update_centres(X, labels, centres)
         history.append(((X - centres[labels]) ** 2).sum())
@@ -177,7 +185,7 @@ def kmeans(X, init, max_iter=300):
             break
         previous = labels
     if not converged:
-        labels = np.argmin(_squared_distances(X, centres), axis=1)
+        labels = np.argmin(_squared_distances(X, centres, "init"), axis=1)
     inertia = float(((X - centres[labels]) ** 2).sum())
     return KMeansResult(labels, centres, inertia, n_iter, converged, np.array(history))
 
@@ -218,21 +226,21 @@ class GMMResult:
                 f"n_iter={self.n_iter}, converged={self.converged})")
 
 
-def _mixture(X, means, covs, weights):
-    """Validate mixture parameters against the data ``X``."""
+def _mixture(X, means, covs, weights, prefix=""):
+    """Validate mixture parameters against the data ``X`` (messages name ``prefix + "means"``, ...)."""
     X = check.matrix(X)
-    means = _centres(means, X.shape[1], "means")
-    k, d = means.shape
-    covs = check.finite(covs, "covs")
+    means = check.matrix_with_columns(means, X.shape[1], prefix + "means")
+    (k, d), name = means.shape, prefix + "covs"
+    covs = check.finite(covs, name)
     if covs.shape != (k, d, d):
-        raise ValueError(f"covs must have shape ({k}, {d}, {d}), got {covs.shape}")
+        raise ValueError(f"{name} must have shape ({k}, {d}, {d}), got {covs.shape}")
     if not np.allclose(covs, np.swapaxes(covs, 1, 2), rtol=1e-10, atol=1e-12):
-        raise ValueError("covs must hold symmetric matrices")
+        raise ValueError(f"{name} must hold symmetric matrices")
     if np.any(np.linalg.eigvalsh(covs)[:, 0] <= 0):
-        raise ValueError("covs must hold positive definite matrices")
-    weights = check.probabilities(weights, "weights")
+        raise ValueError(f"{name} must hold positive definite matrices")
+    weights = check.probabilities(weights, prefix + "weights")
     if weights.shape != (k,):
-        raise ValueError(f"weights must have shape ({k},), got {weights.shape}")
+        raise ValueError(f"{prefix}weights must have shape ({k},), got {weights.shape}")
     return X, means, covs, weights
 
 
@@ -255,13 +263,17 @@ def gmm_log_joint(X, means, covs, weights):
     Raises
     ------
     ValueError
-        On bad shapes, non-finite values, covariances that are not positive definite, or
-        weights that are not a probability vector.
+        On bad shapes, non-finite values, covariances that are not positive definite,
+        weights that are not a probability vector, or Mahalanobis distances that overflow.
     """
     X, means, covs, weights = _mixture(X, means, covs, weights)
     d = X.shape[1]
     diff = X[None, :, :] - means[:, None, :]                      # (k, n, d)
-    maha = np.einsum("kni,kij,knj->kn", diff, np.linalg.inv(covs), diff)
+    with np.errstate(over="ignore", invalid="ignore"):    # overflow is reported below
+        maha = np.einsum("kni,kij,knj->kn", diff, np.linalg.inv(covs), diff)
+    if not np.all(np.isfinite(maha)):
+        raise ValueError("X is too far from the means (or a covariance is too close to singular): "
+                         "the squared Mahalanobis distances overflow; rescale X and the means")
     logdet = np.linalg.slogdet(covs)[1]
     log_normal = -0.5 * (maha + logdet[:, None] + d * np.log(2 * np.pi))
     with np.errstate(divide="ignore"):
@@ -289,6 +301,29 @@ def gmm_e_step(X, means, covs, weights):
         As :func:`gmm_log_joint`.
     """
     return _normalise(gmm_log_joint(X, means, covs, weights))
+
+
+def _components_alive(N, step, advice):
+    """``ValueError`` if a component has lost all responsibility before the M-step ``step``."""
+    if np.any(N <= 0):
+        raise ValueError(f"EM diverged at step {step}: component {int(np.argmin(N))} lost all "
+                         f"responsibility (its total N_j is 0); {advice}")
+
+
+def _covariances_alive(covs, step):
+    """``ValueError`` if the M-step ``step`` collapsed a covariance (not positive definite)."""
+    low = np.linalg.eigvalsh(covs)[:, 0]
+    if np.any(low <= 0):
+        raise ValueError(f"EM diverged at step {step}: the covariance of component {int(np.argmin(low))} "
+                         "collapsed (it is no longer positive definite); use other initial "
+                         "parameters, or gmm_map_em, whose prior keeps covariances positive definite")
+
+
+def _likelihood_finite(loglik, step):
+    """``ValueError`` if the log-likelihood after step ``step`` is NaN or infinite."""
+    if not np.isfinite(loglik):
+        where = "at the initial parameters" if step == 0 else f"after step {step} (EM diverged)"
+        raise ValueError(f"the log-likelihood {where} is {loglik}; use other initial parameters")
 
 
 def _normalise(log_joint):
@@ -364,8 +399,9 @@ def gmm_em(X, means, covs, weights, max_iter=100, tol=0.0):
     Raises
     ------
     ValueError
-        On malformed initial parameters, ``max_iter``, ``tol``, or if a component collapses
-        (a covariance stops being positive definite).
+        On malformed initial parameters, ``max_iter``, ``tol``, or if EM diverges: a component
+        loses all responsibility, its covariance collapses (stops being positive definite) or
+        the log-likelihood stops being finite; the message names the step.
     """
     X, means, covs, weights = _mixture(X, means, covs, weights)
     max_iter = check.count(max_iter, "max_iter")
@@ -373,8 +409,11 @@ def gmm_em(X, means, covs, weights, max_iter=100, tol=0.0):
     resp, loglik = gmm_e_step(X, means, covs, weights)
     history, converged = [loglik], False
     for n_iter in range(1, max_iter + 1):
+        _components_alive(resp.sum(axis=0), n_iter, "use other initial parameters, or gmm_map_em")
         means, covs, weights = gmm_m_step(X, resp)
+        _covariances_alive(covs, n_iter)
         resp, loglik = gmm_e_step(X, means, covs, weights)
+        _likelihood_finite(loglik, n_iter)
         history.append(loglik)
         if tol > 0 and (history[-1] - history[-2]) / X.shape[0] < tol:
             converged = True
@@ -521,13 +560,14 @@ def _em_loop(e_step, m_step, params, weights, n, max_iter, tol):
     """Alternate E- and M-steps from (weights, params); the common loop of the mixture EMs."""
     max_iter, tol = check.count(max_iter, "max_iter"), check.nonnegative(tol, "tol")
     resp, loglik = e_step(weights, params)
+    _likelihood_finite(loglik, 0)
     history, converged = [loglik], False
     for n_iter in range(1, max_iter + 1):
         N = resp.sum(axis=0)
-        if np.any(N <= 0):
-            raise ValueError("a component lost all responsibility (its total N_j is 0)")
+        _components_alive(N, n_iter, "use other initial parameters")
         weights, params = N / n, m_step(resp, N)
         resp, loglik = e_step(weights, params)
+        _likelihood_finite(loglik, n_iter)
         history.append(loglik)
         if tol > 0 and (history[-1] - history[-2]) / n < tol:
             converged = True
@@ -568,10 +608,17 @@ def em_exponential_family(x, family, init, max_iter=100, tol=0.0):
     ------
     ValueError
         On an unknown ``family``, data outside its support, malformed ``init``, or a
-        component that reaches the boundary of the mean space (e.g. a variance of 0).
+        component that reaches the boundary of the mean space (e.g. a variance of 0), loses
+        all responsibility, or makes the log-likelihood non-finite.
+
+    Notes
+    -----
+    For "normal" the mean parameter ``μ² + σ²`` is rounded to about ``ε μ²`` (ε the machine
+    epsilon), so the variance ``σ²`` it implies has relative error about ``ε μ² / σ²``: far
+    from the origin (``|μ| ≫ σ``) centre ``x`` first, or use :func:`gmm_em`.
     """
     fam = EXP_FAMILIES[check.choice(family, tuple(EXP_FAMILIES), "family")]
-    x = np.asarray(x, dtype=float)
+    x = check.as_float(x, "x")
     X = check.matrix(x[:, None] if x.ndim == 1 else x, "x")
     if not np.all(fam.in_support(X)):
         raise ValueError(f"x must contain only {fam.support} for the {family} family")
@@ -742,7 +789,7 @@ def gmm_map_em(X, prior, init, max_iter=100, tol=0.0):
     """
     if not (isinstance(init, (tuple, list)) and len(init) == 3):
         raise ValueError("init must be a triple (means, covs, weights)")
-    X, means, covs, weights = _mixture(X, *init)
+    X, means, covs, weights = _mixture(X, *init, prefix="init ")
     (k, d), n = means.shape, X.shape[0]
     hyper = _niw_prior(prior, k, d)
     alpha, m0, kappa, nu, scale = hyper
@@ -757,6 +804,7 @@ def gmm_map_em(X, prior, init, max_iter=100, tol=0.0):
         covs = ((scale + np.einsum("nk,kni,knj->kij", resp, diff, diff) + kappa * dm[:, :, None] * dm[:, None, :])
                 / (N + nu + d + 2)[:, None, None])
         resp, loglik = gmm_e_step(X, means, covs, weights)
+        _likelihood_finite(loglik, n_iter)
         lls.append(loglik)
         lps.append(loglik + _log_prior(means, covs, weights, *hyper))
         if tol > 0 and (lps[-1] - lps[-2]) / n < tol:

@@ -4,19 +4,21 @@ Every generator takes a ``seed`` and draws from ``np.random.default_rng(seed)``,
 chapter's numbers are the same on every run. Data points are the rows of ``X``.
 """
 import numpy as np
+import scipy.special
+
+from mlnotes import _validate as check
 
 __all__ = ["linear_regression", "two_gaussians", "separable", "sine_1d"]
 
 
-def _check_int(name, value, low):
-    if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or value < low:
-        raise ValueError(f"{name} must be an integer >= {low}, got {value!r}")
+# separable() keeps a candidate point with this probability at least (else it would run "forever")
+_MIN_ACCEPTANCE = 1e-4
 
 
-def _check_positive(name, value, allow_zero=False):
-    ok = np.isfinite(value) and (value >= 0 if allow_zero else value > 0)
-    if not ok:
-        raise ValueError(f"{name} must be {'non-negative' if allow_zero else 'positive'} and finite, got {value!r}")
+def _acceptance(margin, radius, d):
+    """Probability that a uniform point of the d-ball of ``radius`` has ``|w·x| >= margin``:
+    ``(w·x / radius)²`` is Beta(1/2, (d+1)/2), so it is ``I_{1-t²}((d+1)/2, 1/2)``, ``t = margin/radius``."""
+    return float(scipy.special.betainc((d + 1) / 2, 0.5, 1 - (margin / radius) ** 2))
 
 
 def linear_regression(n=100, p=2, sigma=0.5, intercept=True, seed=0):
@@ -32,8 +34,8 @@ def linear_regression(n=100, p=2, sigma=0.5, intercept=True, seed=0):
         Noise standard deviation (non-negative).
     intercept : bool
         If true, the first column of ``X`` is all ones (so ``X`` has ``p + 1`` columns).
-    seed : int
-        Seed of ``np.random.default_rng``.
+    seed : int or numpy.random.Generator
+        Seed (an integer >= 0) of ``np.random.default_rng``.
 
     Returns
     -------
@@ -42,11 +44,16 @@ def linear_regression(n=100, p=2, sigma=0.5, intercept=True, seed=0):
     y : ndarray, shape (n,)
     beta : ndarray, shape (p + intercept,)
         The true coefficients, drawn from N(0, 1).
+
+    Raises
+    ------
+    ValueError
+        If ``n`` or ``p`` is not an integer >= 1, ``sigma`` is negative or not finite,
+        ``intercept`` is not a bool, or ``seed`` is not a valid seed.
     """
-    _check_int("n", n, 1)
-    _check_int("p", p, 1)
-    _check_positive("sigma", sigma, allow_zero=True)
-    rng = np.random.default_rng(seed)
+    n, p = check.count(n, "n"), check.count(p, "p")
+    sigma, intercept = check.nonnegative(sigma, "sigma"), check.flag(intercept, "intercept")
+    rng = np.random.default_rng(check.seed(seed))
     X = rng.standard_normal((n, p))
     if intercept:
         X = np.column_stack([np.ones(n), X])
@@ -71,32 +78,33 @@ def two_gaussians(n=200, mean_pos=(1.0, 1.0), mean_neg=(-1.0, -1.0), cov_pos=Non
         Fraction of positive points, strictly between 0 and 1.
     labels : {"01", "pm1"}
         Return labels in {0, 1} (probabilistic classifiers) or {-1, +1} (margin methods).
-    seed : int
-        Seed of ``np.random.default_rng``.
+    seed : int or numpy.random.Generator
+        Seed (an integer >= 0) of ``np.random.default_rng``.
 
     Returns
     -------
     X : ndarray, shape (n, d)
     y : ndarray, shape (n,)
         Integer labels; the positive class is 1 (or +1).
+
+    Raises
+    ------
+    ValueError
+        If an argument is invalid (shapes, non-finite values, a covariance that is not
+        symmetric positive definite, ``frac_pos`` outside (0, 1), an unknown ``labels``).
     """
-    _check_int("n", n, 2)
-    mean_pos = np.atleast_1d(np.asarray(mean_pos, dtype=float))
-    mean_neg = np.atleast_1d(np.asarray(mean_neg, dtype=float))
+    n = check.count(n, "n", low=2)
+    mean_pos = check.vector(np.atleast_1d(check.as_float(mean_pos, "mean_pos")), None, "mean_pos")
+    mean_neg = check.vector(np.atleast_1d(check.as_float(mean_neg, "mean_neg")), None, "mean_neg")
     d = mean_pos.shape[0]
-    if mean_pos.ndim != 1 or mean_neg.shape != (d,):
+    if mean_neg.shape != (d,):
         raise ValueError(f"mean_pos and mean_neg must be vectors of one length, got {mean_pos.shape}, {mean_neg.shape}")
-    covs = []
-    for name, cov in (("cov_pos", cov_pos), ("cov_neg", cov_neg)):
-        cov = np.eye(d) if cov is None else np.asarray(cov, dtype=float)
-        if cov.shape != (d, d) or not np.allclose(cov, cov.T) or np.linalg.eigvalsh(cov)[0] <= 0:
-            raise ValueError(f"{name} must be a symmetric positive definite ({d}, {d}) matrix")
-        covs.append(cov)
-    if not 0 < frac_pos < 1:
+    covs = [np.eye(d) if cov is None else check.spd(cov, d, name)[0]
+            for name, cov in (("cov_pos", cov_pos), ("cov_neg", cov_neg))]
+    if not 0 < check.number(frac_pos, "frac_pos") < 1:
         raise ValueError(f"frac_pos must lie strictly between 0 and 1, got {frac_pos}")
-    if labels not in ("01", "pm1"):
-        raise ValueError(f"labels must be '01' or 'pm1', got {labels!r}")
-    rng = np.random.default_rng(seed)
+    labels = check.choice(labels, ("01", "pm1"), "labels")
+    rng = np.random.default_rng(check.seed(seed))
     n_pos = int(round(frac_pos * n))
     n_pos = min(max(n_pos, 1), n - 1)
     Xp = rng.multivariate_normal(mean_pos, covs[0], size=n_pos)
@@ -124,11 +132,13 @@ def separable(n=100, d=2, margin=0.5, radius=1.0, seed=0):
     d : int
         Dimension (at least 1).
     margin : float
-        Margin, in [0, radius).
+        Margin, in [0, radius), and small enough that a point of the ball is kept with
+        probability at least ``1e-4`` (e.g. ``margin < 0.9 radius`` for ``d = 10``); the
+        rejection sampling would otherwise take practically forever.
     radius : float
         Radius of the ball containing the points (positive).
-    seed : int
-        Seed of ``np.random.default_rng``.
+    seed : int or numpy.random.Generator
+        Seed (an integer >= 0) of ``np.random.default_rng``.
 
     Returns
     -------
@@ -137,13 +147,22 @@ def separable(n=100, d=2, margin=0.5, radius=1.0, seed=0):
         Labels in {-1, +1}.
     w : ndarray, shape (d,)
         The unit normal of the separating hyperplane.
+
+    Raises
+    ------
+    ValueError
+        If an argument is invalid, or ``margin`` is so close to ``radius`` (for this ``d``)
+        that fewer than one candidate point in ``1e4`` would be kept.
     """
-    _check_int("n", n, 1)
-    _check_int("d", d, 1)
-    _check_positive("radius", radius)
-    if not (np.isfinite(margin) and 0 <= margin < radius):
+    n, d = check.count(n, "n"), check.count(d, "d")
+    radius = check.positive(radius, "radius")
+    if not check.nonnegative(margin, "margin") < radius:
         raise ValueError(f"margin must lie in [0, radius) = [0, {radius}), got {margin}")
-    rng = np.random.default_rng(seed)
+    if (accept := _acceptance(margin, radius, d)) < _MIN_ACCEPTANCE:
+        raise ValueError(f"margin={margin} is too close to radius={radius} in d={d} dimensions: only a "
+                         f"fraction {accept:.2g} of the ball has |w·x| >= margin (at least "
+                         f"{_MIN_ACCEPTANCE:g} is needed); use a smaller margin")
+    rng = np.random.default_rng(check.seed(seed))
     w = rng.standard_normal(d)
     w /= np.linalg.norm(w)
     keep = np.empty((0, d))
@@ -168,20 +187,24 @@ def sine_1d(n=30, sigma=0.2, low=0.0, high=1.0, seed=0):
         Noise standard deviation (non-negative).
     low, high : float
         Input range, ``low < high``.
-    seed : int
-        Seed of ``np.random.default_rng``.
+    seed : int or numpy.random.Generator
+        Seed (an integer >= 0) of ``np.random.default_rng``.
 
     Returns
     -------
     x : ndarray, shape (n,)
         Sorted inputs.
     y : ndarray, shape (n,)
+
+    Raises
+    ------
+    ValueError
+        If ``n`` is not an integer >= 1, ``sigma`` is negative, ``low >= high``, a value
+        is not finite, or ``seed`` is not a valid seed.
     """
-    _check_int("n", n, 1)
-    _check_positive("sigma", sigma, allow_zero=True)
-    if not (np.isfinite(low) and np.isfinite(high) and low < high):
-        raise ValueError(f"need finite low < high, got low={low}, high={high}")
-    rng = np.random.default_rng(seed)
+    n, sigma = check.count(n, "n"), check.nonnegative(sigma, "sigma")
+    low, high = check.interval_bounds(low, high)
+    rng = np.random.default_rng(check.seed(seed))
     x = np.sort(rng.uniform(low, high, n))
     y = np.sin(2 * np.pi * x) + sigma * rng.standard_normal(n)
     return x, y

@@ -33,34 +33,18 @@ _Z75 = float(ndtri(0.75))
 # ------------------------------------------------------------------------ validation
 def _sample(x, name="x", batch=False, min_n=1):
     """A finite float array of shape (n,), or also (m, n) when ``batch``."""
-    x = np.asarray(x, dtype=float)
+    x = check.as_float(x, name)
     ndims = (1, 2) if batch else (1,)
     if x.ndim not in ndims or x.shape[-1] < min_n or x.size == 0:
         shape = "(n,) or (m, n)" if batch else "(n,)"
         raise ValueError(f"{name} must be an array of shape {shape} with n >= {min_n}, "
                          f"got shape {x.shape}")
-    if not np.all(np.isfinite(x)):
-        raise ValueError(f"{name} must be finite (no NaN or inf)")
-    return x
-
-
-def _integer(value, name, low, high=None):
-    ok = not isinstance(value, bool) and isinstance(value, (int, np.integer))
-    if not ok or value < low or (high is not None and value > high):
-        bound = f"{low} <= {name}" + (f" <= {high}" if high is not None else "")
-        raise ValueError(f"{name} must be an integer with {bound}, got {value!r}")
-    return int(value)
+    return check.finite(x, name)
 
 
 def _callable_values(fn, t, name):
     """Call ``fn(t)`` and check that it returns finite numbers of the shape of ``t``."""
-    if not callable(fn):
-        raise ValueError(f"{name} must be callable, got {type(fn).__name__}")
-    v = np.asarray(fn(t), dtype=float)
-    if v.shape != t.shape or not np.all(np.isfinite(v)):
-        raise ValueError(f"{name}(t) must return finite values of shape {t.shape}, "
-                         f"got shape {v.shape}")
-    return v
+    return check.returned(check.function(fn, name)(t), name, t.shape)
 
 
 # ------------------------------------------------------------- the empirical CDF
@@ -165,8 +149,8 @@ def dkw_epsilon(n, alpha=0.05):
     ValueError
         If ``n`` is not a positive integer or ``alpha`` is not in (0, 1).
     """
-    n = _integer(n, "n", 1)
-    if not (isinstance(alpha, (int, float, np.floating)) and 0 < alpha < 1):
+    n = check.count(n, "n")
+    if not 0 < check.number(alpha, "alpha") < 1:
         raise ValueError(f"alpha must be a number in (0, 1), got {alpha!r}")
     return math.sqrt(math.log(2 / alpha) / (2 * n))
 
@@ -199,8 +183,7 @@ def survival(x, t, convention="n"):
     """
     xs = np.sort(_sample(x))
     t = check.finite(t, "t")
-    if convention not in ("n", "n+1"):
-        raise ValueError(f"convention must be 'n' or 'n+1', got {convention!r}")
+    convention = check.choice(convention, ("n", "n+1"), "convention")
     i = np.searchsorted(xs, t, side="right")
     return 1 - i / (xs.size + (convention == "n+1"))
 
@@ -336,8 +319,7 @@ def kde(x, grid, h, kernel="gaussian"):
     x = _sample(x)
     grid = check.finite(grid, "grid")
     h = check.positive(h, "h")
-    if kernel not in _KERNELS:
-        raise ValueError(f"kernel must be one of {sorted(_KERNELS)}, got {kernel!r}")
+    kernel = check.choice(kernel, tuple(_KERNELS), "kernel")
     u = (grid[..., None] - x) / h          # shape grid.shape + (n,)
     return _KERNELS[kernel](u).mean(axis=-1) / h
 
@@ -401,8 +383,9 @@ def median_ci_coverage(n, k):
     ValueError
         If ``n`` or ``k`` is not an integer in range.
     """
-    n = _integer(n, "n", 2)
-    k = _integer(k, "k", 1, n // 2)
+    n, k = check.count(n, "n", low=2), check.count(k, "k")
+    if k > n // 2:
+        raise ValueError(f"k must be an integer with 1 <= k <= n // 2 = {n // 2}, got {k!r}")
     tail = sum(math.comb(n, j) for j in range(k))  # P(Bin(n, 1/2) <= k - 1) * 2^n
     return 1 - tail / 2 ** (n - 1)
 
@@ -460,7 +443,7 @@ def trimmed_mean(x, alpha):
         If ``x`` is not finite with a valid shape, or ``alpha`` is not in [0, 0.5).
     """
     xs = np.sort(_sample(x, batch=True), axis=-1)
-    if not (isinstance(alpha, (int, float, np.floating)) and 0 <= alpha < 0.5):
+    if not 0 <= check.number(alpha, "alpha") < 0.5:
         raise ValueError(f"alpha must be a number in [0, 0.5), got {alpha!r}")
     n = xs.shape[-1]
     g = int(np.floor(n * alpha))
@@ -548,7 +531,7 @@ def huber_location(x, c=1.345, scale=None, tol=1e-10, max_iter=500):
     """
     x = _sample(x, batch=True)
     c, tol = check.positive(c, "c"), check.positive(tol, "tol")
-    max_iter = _integer(max_iter, "max_iter", 1)
+    max_iter = check.count(max_iter, "max_iter")
     s = mad(x, normalize=True) if scale is None else check.positive(scale, "scale")
     s = np.broadcast_to(np.asarray(s, dtype=float), x.shape[:-1])
     if np.any(s <= 0):
@@ -609,8 +592,7 @@ def mad(x, normalize=False):
         If ``x`` is not finite with a valid shape, or ``normalize`` is not a bool.
     """
     x = _sample(x, batch=True)
-    if not isinstance(normalize, (bool, np.bool_)):
-        raise ValueError(f"normalize must be True or False, got {normalize!r}")
+    normalize = check.flag(normalize, "normalize")
     med = np.median(x, axis=-1, keepdims=True)
     d = np.median(np.abs(x - med), axis=-1)
     if normalize:

@@ -4,6 +4,8 @@ import inspect
 import textwrap
 from pathlib import Path
 
+from mlnotes import _validate as check
+
 __all__ = ["show_source", "SourceCode"]
 
 
@@ -73,8 +75,7 @@ def show_source(obj, docstring="summary"):
     if module is None or not module.__name__.startswith("mlnotes"):
         raise ValueError(f"obj must be defined in mlnotes, got {obj.__qualname__} from "
                          f"{getattr(module, '__name__', 'an unknown module')}")
-    if docstring not in ("summary", "full"):
-        raise ValueError(f"docstring must be 'summary' or 'full', got {docstring!r}")
+    docstring = check.choice(docstring, ("summary", "full"), "docstring")
     code = inspect.getsource(obj)
     if docstring == "summary":
         code, _ = _abridge_docstring(code)

@@ -28,8 +28,7 @@ __all__ = [
 
 
 def _axis(x, axis, name, min_len=1):
-    is_int = isinstance(axis, (int, np.integer)) and not isinstance(axis, bool)
-    if not is_int or not -x.ndim <= axis < x.ndim:
+    if check.count(axis, "axis", low=-x.ndim) >= x.ndim:
         raise ValueError(f"axis must be an integer axis of {name} (ndim {x.ndim}), got {axis!r}")
     if x.shape[axis] < min_len:
         raise ValueError(f"{name} must have at least {min_len} value(s) along axis {axis}, "
@@ -104,14 +103,10 @@ def normal_cdf(x, mu=0.0, sigma=1.0):
 
 # ---------------------------------------------------------------- multinomial distribution
 def _probabilities(p, name="p"):
-    p = np.asarray(p, dtype=float)
-    if p.ndim != 1 or p.size == 0:
+    p = check.probabilities(p, name, atol=1e-10)
+    if p.ndim != 1:
         raise ValueError(f"{name} must be a non-empty 1-D array of cell probabilities, "
                          f"got shape {p.shape}")
-    if not np.all(np.isfinite(p)) or np.any(p < 0):
-        raise ValueError(f"{name} must contain finite non-negative probabilities")
-    if abs(p.sum() - 1.0) > 1e-10:
-        raise ValueError(f"{name} must sum to 1, got sum {p.sum():.12g}")
     return p
 
 
@@ -138,7 +133,7 @@ def multinomial_pmf(counts, p):
         ``p`` is not a probability vector.
     """
     p = _probabilities(p)
-    x = np.asarray(counts, dtype=float)
+    x = check.as_float(counts, "counts")
     if x.ndim not in (1, 2) or x.shape[-1] != p.size:
         raise ValueError(f"counts must have shape ({p.size},) or (k, {p.size}), got {x.shape}")
     if not np.all(np.isfinite(x)) or np.any(x < 0) or np.any(x != np.round(x)):
@@ -171,8 +166,7 @@ def multinomial_cov(n, p):
     ValueError
         If ``n`` is not a non-negative integer or ``p`` is not a probability vector.
     """
-    if isinstance(n, bool) or not isinstance(n, (int, np.integer)) or n < 0:
-        raise ValueError(f"n must be a non-negative integer, got {n!r}")
+    n = check.count(n, "n", low=0)
     p = _probabilities(p)
     return n * (np.diag(p) - np.outer(p, p))
 

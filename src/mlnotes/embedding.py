@@ -9,6 +9,7 @@ from dataclasses import dataclass
 
 import numpy as np
 import scipy.linalg
+from scipy.spatial.distance import pdist, squareform
 
 from mlnotes import _validate as check
 
@@ -18,6 +19,11 @@ __all__ = ["squared_distances", "conditional_p", "joint_p", "joint_q", "kl_diver
 
 def squared_distances(X):
     """Matrix of squared Euclidean distances ``D[i, j] = ||x_i - x_j||^2`` between rows.
+
+    Computed from the differences ``x_i - x_j`` (``scipy.spatial.distance.pdist``), not
+    from ``||x_i||² + ||x_j||² - 2 x_i·x_j``, whose cancellation loses the distances of
+    data far from the origin: ``D`` is invariant under a translation of ``X`` and scales
+    as ``c²`` under ``X -> c X``, to rounding.
 
     Parameters
     ----------
@@ -34,10 +40,7 @@ def squared_distances(X):
         If ``X`` is not a finite 2-D array.
     """
     X = check.matrix(X)
-    sq = np.sum(X ** 2, axis=1)
-    D = np.maximum(sq[:, None] + sq[None, :] - 2 * X @ X.T, 0.0)
-    np.fill_diagonal(D, 0.0)
-    return D
+    return squareform(pdist(X, "sqeuclidean")) if X.shape[0] > 1 else np.zeros((1, 1))
 
 
 def _row_entropy(D, beta):
@@ -82,8 +85,10 @@ def conditional_p(X, perplexity, tol=1e-10, max_steps=200):
     """
     D = squared_distances(X)
     n = D.shape[0]
+    if n < 3:
+        raise ValueError(f"X must have at least 3 rows (points), got {n}")
     perplexity = check.positive(perplexity, "perplexity")
-    if n < 3 or not 1 < perplexity < n - 1:
+    if not 1 < perplexity < n - 1:
         raise ValueError(f"perplexity must lie strictly between 1 and n - 1 = {n - 1}, got {perplexity!r}")
     tol, max_steps = check.positive(tol, "tol"), check.count(max_steps, "max_steps")
     np.fill_diagonal(D, np.inf)
@@ -144,13 +149,16 @@ def joint_q(Y):
     Raises
     ------
     ValueError
-        If ``Y`` is not a finite 2-D array with at least 2 rows.
+        If ``Y`` is not a finite 2-D array with at least 2 rows, or all its distances overflow.
     """
     Y = check.matrix(Y, "Y")
     if Y.shape[0] < 2:
         raise ValueError(f"Y must have at least 2 rows, got {Y.shape[0]}")
-    W = 1.0 / (1.0 + squared_distances(Y))
+    with np.errstate(over="ignore"):
+        W = 1.0 / (1.0 + squared_distances(Y))
     np.fill_diagonal(W, 0.0)
+    if not W.sum() > 0:
+        raise ValueError("Y's points are too far apart: every squared distance overflows, so Q is undefined")
     return W / W.sum(), W
 
 
@@ -174,8 +182,8 @@ def kl_divergence(P, Q):
         If either is not a probability array or the shapes differ, or ``Q`` is zero where
         ``P`` is positive.
     """
-    P = check.probabilities(np.ravel(P), "P")
-    Q = check.probabilities(np.ravel(Q), "Q")
+    P = check.probabilities(check.as_float(P, "P").ravel(), "P")
+    Q = check.probabilities(check.as_float(Q, "Q").ravel(), "Q")
     if P.shape != Q.shape:
         raise ValueError(f"P and Q must have the same shape, got {P.shape} and {Q.shape}")
     support = P > 0
@@ -197,6 +205,8 @@ def tsne_gradient(P, Y):
     Returns
     -------
     ndarray, shape (n, m)
+        Invariant under a translation of ``Y``; computed from the centred ``Y``, so a
+        large offset does not cancel away the gradient.
 
     Raises
     ------
@@ -208,7 +218,7 @@ def tsne_gradient(P, Y):
     check.probabilities(P.ravel(), "P")
     if P.shape[0] != Y.shape[0]:
         raise ValueError(f"P must have shape ({Y.shape[0]}, {Y.shape[0]}) to match Y, got {P.shape}")
-    return _gradient(P, Y)[0]
+    return _gradient(P, Y - Y.mean(axis=0))[0]    # the gradient is translation-invariant: centre first
 
 
 def _gradient(P, Y):
@@ -271,16 +281,18 @@ def tsne(X, perplexity=30.0, n_iter=1000, rng=None, n_components=2, learning_rat
     Raises
     ------
     ValueError
-        On invalid ``X``, ``perplexity``, counts, rates or ``rng`` (each named).
+        On invalid ``X``, ``perplexity``, counts, rates or ``rng`` (each named), or if the
+        iterates diverge (reduce ``learning_rate``).
     """
-    P = joint_p(X, perplexity)
-    n = P.shape[0]
     n_iter, m = check.count(n_iter, "n_iter"), check.count(n_components, "n_components")
     rng = check.generator(rng)
     n_exaggeration = check.count(n_exaggeration, "n_exaggeration", low=0)
     if check.positive(exaggeration, "exaggeration") < 1:
         raise ValueError(f"exaggeration must be >= 1, got {exaggeration!r}")
-    eta = max(n / exaggeration / 4, 50.0) if learning_rate is None else check.positive(learning_rate, "learning_rate")
+    learning_rate = None if learning_rate is None else check.positive(learning_rate, "learning_rate")
+    P = joint_p(X, perplexity)
+    n = P.shape[0]
+    eta = max(n / exaggeration / 4, 50.0) if learning_rate is None else learning_rate
     Y = 1e-2 * rng.standard_normal((n, m))
     support = P > 0
     update, gains, kl = np.zeros_like(Y), np.ones_like(Y), np.empty(n_iter)
@@ -292,6 +304,9 @@ def tsne(X, perplexity=30.0, n_iter=1000, rng=None, n_components=2, learning_rat
         update = (0.5 if early else 0.8) * update - eta * gains * grad
         kl[t] = np.sum(P[support] * np.log(P[support] / Q[support]))   # KL at Y before the step
         Y = Y + update
+        if not np.all(np.abs(Y) < 1e150):                # beyond, the squared distances overflow
+            raise ValueError(f"t-SNE diverged at iteration {t}: the embedding's coordinates exceed 1e150 "
+                             f"(or are not finite); reduce learning_rate (it is {eta:g})")
     return TSNEResult(Y=Y, kl=kl)
 
 

@@ -32,16 +32,11 @@ _SUM_TOL = 1e-8  # how far from 1 the sum of a probability vector may be
 
 # ------------------------------------------------------------------------ validation
 def _distribution(p, name, ndim=None):
-    p = np.asarray(p, dtype=float)
+    p = check.as_float(p, name)
     if p.size == 0 or (ndim is not None and p.ndim != ndim):
         shape = "a non-empty array" if ndim is None else f"a non-empty {ndim}-D array"
         raise ValueError(f"{name} must be {shape}, got shape {p.shape}")
-    if not np.all(np.isfinite(p)):
-        raise ValueError(f"{name} must be finite (no NaN or inf)")
-    if np.any(p < 0):
-        raise ValueError(f"{name} must be non-negative (a probability distribution)")
-    if abs(p.sum() - 1.0) > _SUM_TOL:
-        raise ValueError(f"{name} must sum to 1, got {p.sum():.6g}")
+    check.probabilities(p.ravel(), name, atol=_SUM_TOL)  # the whole array is one distribution
     return p
 
 
@@ -55,20 +50,17 @@ def _pair(p, q):
 def _log_base(base):
     if base is None:
         return 1.0
-    number = isinstance(base, (int, float, np.integer, np.floating))
-    if isinstance(base, bool) or not (number and np.isfinite(base) and 0 < base != 1):
+    if check.positive(base, "base") == 1:
         raise ValueError(f"base must be a positive number other than 1, got {base!r}")
     return float(np.log(base))
 
 
 def _finite(a, name, ndim):
-    a = np.asarray(a, dtype=float)
+    a = check.as_float(a, name)
     if a.ndim not in ndim or a.size == 0:
         raise ValueError(f"{name} must be a non-empty array with "
                          f"{' or '.join(map(str, ndim))} dimensions, got shape {a.shape}")
-    if not np.all(np.isfinite(a)):
-        raise ValueError(f"{name} must be finite (no NaN or inf)")
-    return a
+    return check.finite(a, name)
 
 
 def _kl_terms(p, q):
@@ -208,14 +200,10 @@ def conditional_kl(p_x, p_cond, q_cond, base=None):
     scale = _log_base(base)
     tables = []
     for name, table in (("p_cond", p_cond), ("q_cond", q_cond)):
-        table = np.asarray(table, dtype=float)
+        table = check.as_float(table, name)
         if table.ndim != 2 or table.shape[0] != p_x.size:
             raise ValueError(f"{name} must have shape ({p_x.size}, k), got {table.shape}")
-        if not np.all(np.isfinite(table)) or np.any(table < 0) or \
-                np.any(np.abs(table.sum(axis=1) - 1) > _SUM_TOL):
-            raise ValueError(f"{name} must have rows that are distributions "
-                             "(finite, non-negative, summing to 1)")
-        tables.append(table)
+        tables.append(check.probabilities(table, name, axis=1, atol=_SUM_TOL))  # rows
     if tables[0].shape != tables[1].shape:
         raise ValueError(f"p_cond and q_cond must have the same shape, "
                          f"got {tables[0].shape} and {tables[1].shape}")
@@ -268,11 +256,10 @@ def empirical_joint(x, y):
     Raises
     ------
     ValueError
-        If ``x`` or ``y`` is not 1-D and non-empty, or their lengths differ.
+        If ``x`` or ``y`` is not a non-empty 1-D array of numbers or strings (ragged,
+        object, NaN or inf values), or their lengths differ.
     """
-    x, y = np.asarray(x), np.asarray(y)
-    if x.ndim != 1 or x.size == 0:
-        raise ValueError(f"x must be a non-empty 1-D array, got shape {x.shape}")
+    x, y = check.discrete_sample(x, "x"), check.discrete_sample(y, "y")
     if y.shape != x.shape:
         raise ValueError(f"y must have shape {x.shape}, got {y.shape}")
     _, ix = np.unique(x, return_inverse=True)
@@ -346,7 +333,7 @@ def categorical_map(counts, alpha=1.0):
         If ``counts`` is not a finite non-negative 1-D array, ``alpha < 1``, or the
         estimate is undefined (all counts zero with ``alpha = 1``).
     """
-    counts = _finite(counts, "counts", (1,))
+    counts = check.vector(counts, None, "counts")
     if np.any(counts < 0):
         raise ValueError("counts must be non-negative")
     alpha = check.positive(alpha, "alpha")
@@ -388,14 +375,11 @@ def softmax_log_likelihood(W, X, y):
     ValueError
         If a shape is wrong, a value is not finite, or a label is not in ``0, ..., K-1``.
     """
-    W = _finite(W, "W", (2,))
-    X = _finite(X, "X", (2,))
+    W, X = check.matrix(W, "W"), check.matrix(X, "X")
     K, d = W.shape
     if X.shape[1] != d:
         raise ValueError(f"X must have {d} columns (as W), got shape {X.shape}")
-    y = np.asarray(y)
-    if y.shape != (X.shape[0],) or y.dtype.kind not in "iu" or np.any((y < 0) | (y >= K)):
-        raise ValueError(f"y must be {X.shape[0]} integer labels in 0, ..., {K - 1}")
+    y = check.index_array(y, X.shape[0], K, "y")   # labels in 0, ..., K-1
     F = X @ W.T                                   # scores, shape (n, K)
     log_P = F - _logsumexp(F, axis=1, keepdims=True)
     Y = np.eye(K)[y]                              # one-hot labels
@@ -429,16 +413,10 @@ def descriptive_log_likelihood(theta, phi, x):
     ValueError
         If a shape is wrong, a value is not finite, or a state index is out of range.
     """
-    phi = _finite(phi, "phi", (2,))
+    phi = check.matrix(phi, "phi")
     m, k = phi.shape
-    theta = _finite(theta, "theta", (1,))
-    if theta.shape != (k,):
-        raise ValueError(f"theta must have shape ({k},), got {theta.shape}")
-    x = np.asarray(x)
-    if (x.ndim != 1 or x.size == 0 or x.dtype.kind not in "iu"
-            or np.any((x < 0) | (x >= m))):
-        raise ValueError("x must be a non-empty 1-D array of state indices "
-                         f"in 0, ..., {m - 1}")
+    theta = check.vector(theta, k, "theta")
+    x = check.index_array(x, None, m, "x")           # states in 0, ..., m-1
     f = phi @ theta
     log_p = f - _logsumexp(f)                    # log p_θ of every state
     expected_phi = np.exp(log_p) @ phi           # E_θ[φ]
@@ -446,9 +424,8 @@ def descriptive_log_likelihood(theta, phi, x):
 
 
 def _linear_gaussian_inputs(W, sigma, X):
-    W = _finite(W, "W", (2,))
+    W, X = check.matrix(W, "W"), check.matrix(X, "X")
     sigma = check.positive(sigma, "sigma")
-    X = _finite(X, "X", (2,))
     if X.shape[1] != W.shape[0]:
         raise ValueError(f"X must have {W.shape[0]} columns (the rows of W), "
                          f"got shape {X.shape}")
@@ -558,12 +535,10 @@ def brownian_paths(n_paths, n_steps, dt, rng, sigma=1.0, x0=0.0):
     """
     n_paths, n_steps = check.count(n_paths, "n_paths"), check.count(n_steps, "n_steps")
     dt, sigma = check.positive(dt, "dt"), check.positive(sigma, "sigma")
-    number = isinstance(x0, (int, float, np.integer, np.floating))
-    if isinstance(x0, bool) or not (number and np.isfinite(x0)):
-        raise ValueError(f"x0 must be a finite number, got {x0!r}")
+    x0 = check.number(x0, "x0")
     steps = sigma * np.sqrt(dt) * check.generator(rng).standard_normal((n_paths, n_steps))
     paths = np.concatenate([np.zeros((n_paths, 1)), np.cumsum(steps, axis=1)], axis=1)
-    return float(x0) + paths
+    return x0 + paths
 
 
 def langevin(grad_log_p, x0, step, n_steps, rng, return_path=False):
@@ -599,25 +574,25 @@ def langevin(grad_log_p, x0, step, n_steps, rng, return_path=False):
     Raises
     ------
     ValueError
-        If ``x0`` is not a finite 1-D or 2-D array, ``step`` is not positive,
-        ``n_steps`` is not a positive integer, ``rng`` is not a Generator, or
-        ``grad_log_p`` returns an array of the wrong shape.
+        If ``grad_log_p`` is not callable, returns an array of the wrong shape or a
+        non-finite gradient at ``x0``; ``x0`` is not a finite 1-D or 2-D array, ``step`` is
+        not positive, ``n_steps`` is not a positive integer, ``rng`` is not a Generator, or
+        ``return_path`` is not a bool.
     FloatingPointError
         If the chains diverge (a step too large for the curvature of ``log p``).
     """
-    x = _finite(x0, "x0", (1, 2))
+    grad_log_p, x = check.function(grad_log_p, "grad_log_p"), _finite(x0, "x0", (1, 2))
     eps, n_steps = check.positive(step, "step"), check.count(n_steps, "n_steps")  # ε = step
-    rng = check.generator(rng)
+    rng, return_path = check.generator(rng), check.flag(return_path, "return_path")
     noise_scale = np.sqrt(2 * eps)
     path = np.empty((n_steps + 1,) + x.shape) if return_path else None
     if return_path:
         path[0] = x
     for t in range(1, n_steps + 1):
         with np.errstate(over="ignore", invalid="ignore"):  # divergence is reported below
-            g = np.asarray(grad_log_p(x), dtype=float)
-            if g.shape != x.shape:
-                raise ValueError(f"grad_log_p must return an array of shape {x.shape}, "
-                                 f"got {g.shape}")
+            g = check.as_float(grad_log_p(x), "the value returned by grad_log_p")
+            if g.shape != x.shape or (t == 1 and not np.all(np.isfinite(g))):
+                check.returned(g, "grad_log_p", x.shape)  # raises: wrong shape, or not finite at x0
             x = x + eps * g + noise_scale * rng.standard_normal(x.shape)
         if not np.all(np.isfinite(x)):
             raise FloatingPointError(f"the chains diverged at step {t}: reduce step")

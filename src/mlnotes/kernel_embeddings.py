@@ -31,7 +31,7 @@ TIE_RELATIVE_TOLERANCE = 1e-10
 # ------------------------------------------------------------------------ validation
 def _gram(K, name):
     """A finite symmetric Gram matrix, or a stack of them of shape (..., N, N)."""
-    K = np.asarray(K, dtype=float)
+    K = check.as_float(K, name)
     if K.ndim == 2:
         return check.square(K, name, symmetric=True)
     if K.ndim < 2 or K.shape[-1] != K.shape[-2] or K.size == 0:
@@ -343,10 +343,10 @@ def permutation_test(statistic, K, L=None, *, n_permutations=199, rng):
     ValueError
         If ``statistic`` is not callable, ``K`` or ``L`` is not a finite symmetric square
         matrix, their sizes differ, ``n_permutations`` is not a positive integer, ``rng``
-        is not a Generator, or ``statistic`` returns the wrong number of values.
+        is not a Generator, or ``statistic`` returns the wrong number of values or a
+        value that is not finite.
     """
-    if not callable(statistic):
-        raise ValueError(f"statistic must be callable, got {type(statistic).__name__}")
+    statistic = check.function(statistic, "statistic")
     K = check.square(K, "K", symmetric=True)
     if L is not None:
         L = check.square(L, "L", symmetric=True)
@@ -356,12 +356,15 @@ def permutation_test(statistic, K, L=None, *, n_permutations=199, rng):
     rng = check.generator(rng)
     A, stat = (K, statistic) if L is None else (L, lambda M: statistic(K, M))
     N = A.shape[0]
-    observed = float(stat(A))
+    observed = check.returned(stat(A), "statistic")
+    if observed.size != 1:
+        raise ValueError(f"statistic must return one value for one matrix, got shape {observed.shape}")
+    observed = float(observed.reshape(()))
     perms = rng.permuted(np.tile(np.arange(N), (B, 1)), axis=1)
     batch = max(1, _BATCH_ENTRIES // (N * N))
     null = []
     for p in (perms[s:s + batch] for s in range(0, B, batch)):
-        values = np.asarray(stat(A[p[:, :, None], p[:, None, :]]), dtype=float)
+        values = check.returned(stat(A[p[:, :, None], p[:, None, :]]), "statistic")
         if values.shape != (len(p),):
             raise ValueError(f"statistic must return one value per matrix of a stack; for "
                              f"{len(p)} matrices it returned shape {values.shape}")

@@ -10,7 +10,7 @@ parameter names and defaults (``sklearn.metrics.pairwise``): ``gamma=None`` mean
 ``ell`` corresponds to ``gamma = 1 / (2 ell^2)``. The ridge penalty is ``lam ||beta||^2``
 on the plain residual sum of squares, as in ``sklearn.linear_model.Ridge(alpha=lam)``.
 """
-import itertools
+import math
 
 import numpy as np
 
@@ -31,10 +31,7 @@ def _pair(X, Y):
     X = check.matrix(X, "X")
     if Y is None:
         return X, X
-    Y = check.matrix(Y, "Y")
-    if Y.shape[1] != X.shape[1]:
-        raise ValueError(f"Y must have {X.shape[1]} columns like X, got shape {Y.shape}")
-    return X, Y
+    return X, check.matrix_with_columns(Y, X.shape[1], "Y")
 
 
 def _gamma(gamma, d):
@@ -137,9 +134,7 @@ def ridge_path(X, y, lams):
     """
     X = check.matrix(X)
     y = check.vector(y, X.shape[0], "y")
-    lams = check.vector(lams, None, "lams")
-    if np.any(lams <= 0):
-        raise ValueError("lams must all be positive")
+    lams = check.positive_entries(check.vector(lams, None, "lams"), "lams")
     U, s, Vt = np.linalg.svd(X, full_matrices=False)
     shrink = s / (s**2 + lams[:, None])          # shape (k, r)
     return (shrink * (U.T @ y)) @ Vt
@@ -194,13 +189,19 @@ def polynomial_kernel(X, Y=None, degree=3, gamma=None, coef0=1.0):
     Raises
     ------
     ValueError
-        If an input is invalid (shapes, NaN, ``degree < 1``, ``gamma <= 0``, ``coef0 < 0``).
+        If an input is invalid (shapes, NaN, ``degree < 1``, ``gamma <= 0``, ``coef0 < 0``),
+        or the kernel values overflow.
     """
     X, Y = _pair(X, Y)
     degree = check.count(degree, "degree")
     gamma = _gamma(gamma, X.shape[1])
     coef0 = check.nonnegative(coef0, "coef0")
-    return (gamma * (X @ Y.T) + coef0) ** degree
+    with np.errstate(over="ignore"):
+        K = (gamma * (X @ Y.T) + coef0) ** degree
+    if not np.all(np.isfinite(K)):
+        raise ValueError(f"the kernel overflows with degree={degree} and gamma={gamma:g} "
+                         "for these data: lower degree or gamma, or rescale X")
+    return K
 
 
 def rbf_kernel(X, Y=None, gamma=None):
@@ -226,10 +227,18 @@ def rbf_kernel(X, Y=None, gamma=None):
     ------
     ValueError
         If an input is invalid (shapes, NaN, ``gamma <= 0``).
+
+    Notes
+    -----
+    The squared distances use the Gram form ``||x||^2 + ||y||^2 - 2 xᵀy`` after both
+    point sets are centred on their common mean, which leaves the distances unchanged
+    and keeps the cancellation small for data far from the origin.
     """
     same = Y is None
     X, Y = _pair(X, Y)
     gamma = _gamma(gamma, X.shape[1])
+    centre = np.vstack([X, Y]).mean(axis=0)    # a common shift leaves the distances as they
+    X, Y = X - centre, Y - centre              # are, and near 0 the Gram form cancels little
     sq = (X**2).sum(axis=1)[:, None] + (Y**2).sum(axis=1)[None, :] - 2 * X @ Y.T
     sq = np.maximum(sq, 0.0)                   # rounding can make it slightly negative
     if same:
@@ -292,12 +301,12 @@ def is_psd(K, tol=None):
         If ``K`` is not a finite square matrix or ``tol < 0``.
     """
     K = check.square(K, "K")
+    tol = None if tol is None else check.nonnegative(tol, "tol")
     if not _symmetric(K):
         return False
     eig = np.linalg.eigvalsh((K + K.T) / 2)
     if tol is None:
         tol = K.shape[0] * np.finfo(float).eps * max(1.0, np.abs(eig).max())
-    tol = check.nonnegative(tol, "tol")
     return bool(eig[0] >= -tol)
 
 
@@ -330,10 +339,20 @@ def quadratic_feature_map(X, c=0.0):
     return np.hstack([X**2, np.sqrt(2) * X[:, i] * X[:, j], np.sqrt(2 * c) * X, c * ones])
 
 
+_MAX_FEATURES = 10**6
+
+
 def _multi_indices(d, degree):
-    """All multi-indices ``m`` in N^d with ``|m| = m_1 + ... + m_d <= degree``."""
-    grid = np.array(list(itertools.product(range(degree + 1), repeat=d)), dtype=int)
-    return grid[grid.sum(axis=1) <= degree]
+    """All multi-indices ``m`` in N^d with ``|m| = m_1 + ... + m_d <= degree``, in
+    lexicographic order (that of ``itertools.product`` restricted to ``|m| <= degree``)."""
+    n_features = math.comb(d + degree, d)
+    if n_features > _MAX_FEATURES:
+        raise ValueError(f"degree={degree} with {d} columns of X gives {n_features} features "
+                         f"(more than {_MAX_FEATURES}): lower degree or use fewer columns")
+    indices = [()]
+    for _ in range(d):
+        indices = [m + (k,) for m in indices for k in range(degree + 1 - sum(m))]
+    return np.array(indices, dtype=int).reshape(-1, d)
 
 
 def exponential_feature_map(X, a, degree):
@@ -358,7 +377,8 @@ def exponential_feature_map(X, a, degree):
     Raises
     ------
     ValueError
-        If ``X`` is not a finite 2-D array, ``a <= 0`` or ``degree`` is not an integer >= 0.
+        If ``X`` is not a finite 2-D array, ``a <= 0``, ``degree`` is not an integer >= 0,
+        or there would be more than a million features.
     """
     X = check.matrix(X)
     a = check.positive(a, "a")
@@ -481,16 +501,20 @@ def spline_basis(x, knots, degree=3):
     ------
     ValueError
         If ``x`` or ``knots`` is not a finite 1-D array, the knots are not strictly
-        increasing, or ``degree`` is not an integer >= 1.
+        increasing, ``degree`` is not an integer >= 1, or the powers overflow.
     """
     x = check.vector(x, None, "x")
     knots = check.vector(knots, None, "knots")
     degree = check.count(degree, "degree")
     if np.any(np.diff(knots) <= 0):
         raise ValueError("knots must be strictly increasing")
-    powers = x[:, None] ** np.arange(degree + 1)
-    truncated = np.maximum(x[:, None] - knots[None, :], 0.0) ** degree
-    return np.hstack([powers, truncated])
+    with np.errstate(over="ignore"):
+        Z = np.hstack([x[:, None] ** np.arange(degree + 1),
+                       np.maximum(x[:, None] - knots[None, :], 0.0) ** degree])
+    if not np.all(np.isfinite(Z)):
+        raise ValueError(f"the basis overflows with degree={degree} for these x: lower degree "
+                         "or rescale x")
+    return Z
 
 
 def spline_fit(x, y, knots, degree=3, lam=0.0):

@@ -38,12 +38,16 @@ def sample_covariance(X):
     Raises
     ------
     ValueError
-        If ``X`` is not a finite 2-D array.
+        If ``X`` is not a finite 2-D array, or so large that ``S`` overflows.
     """
     X = check.matrix(X)
     mean = X.mean(axis=0)
     Xc = X - mean
-    return mean, Xc.T @ Xc / X.shape[0]
+    with np.errstate(over="ignore", invalid="ignore"):    # overflow is reported below
+        S = Xc.T @ Xc / X.shape[0]
+    if not (np.all(np.isfinite(mean)) and np.all(np.isfinite(S))):
+        raise ValueError("X is too large: its sample covariance overflows; rescale X")
+    return mean, S
 
 
 def _eigh_descending(S):
@@ -61,8 +65,8 @@ class PCAResult:
     mean: np.ndarray
 
     def transform(self, X):
-        """Coordinates ``z_ij = u_jᵀ(x_i - x̄)`` of the rows of ``X``."""
-        return (check.matrix(X) - self.mean) @ self.components.T
+        """Coordinates ``z_ij = u_jᵀ(x_i - x̄)`` of the rows of ``X`` (shape (n, d), d as in the fit)."""
+        return (check.matrix_with_columns(X, self.mean.size) - self.mean) @ self.components.T
 
     def __repr__(self):
         d = self.mean.size
@@ -120,13 +124,7 @@ def gaussian_loglik(X, mean, C):
     """
     X = check.matrix(X)
     mean = check.vector(mean, X.shape[1], "mean")
-    C = check.square(C, "C", symmetric=True)
-    if C.shape[0] != X.shape[1]:
-        raise ValueError(f"C must have shape ({X.shape[1]}, {X.shape[1]}), got {C.shape}")
-    try:
-        L = np.linalg.cholesky(C)
-    except np.linalg.LinAlgError:
-        raise ValueError("C must be positive definite") from None
+    C, L = check.spd(C, X.shape[1], "C")
     R = np.linalg.solve(L, (X - mean).T)            # whitened residuals, shape (d, n)
     logdet = 2.0 * np.log(np.diag(L)).sum()
     d = X.shape[1]
@@ -226,25 +224,30 @@ def latent_posterior(X, W, psi, mean):
     Raises
     ------
     ValueError
-        On bad shapes, non-finite values or non-positive ``psi``.
+        On bad shapes, non-finite values, non-positive ``psi``, or a result that overflows to NaN.
     """
     X = check.matrix(X)
     d = X.shape[1]
     W = check.matrix(W, "W")
     if W.shape[0] != d:
         raise ValueError(f"W must have {d} rows, got shape {W.shape}")
-    psi = check.vector(psi, d, "psi")
-    if np.any(psi <= 0):
-        raise ValueError("psi must be positive")
+    psi = check.positive_entries(check.vector(psi, d, "psi"), "psi")
     mean = check.vector(mean, d, "mean")
     Wp = W / psi[:, None]                                # Ψ⁻¹ W
-    cov = np.linalg.inv(np.eye(W.shape[1]) + W.T @ Wp)   # M⁻¹
-    return (X - mean) @ Wp @ cov, cov
+    with np.errstate(all="ignore"):                      # overflow is reported below
+        cov = np.linalg.inv(np.eye(W.shape[1]) + W.T @ Wp)   # M⁻¹
+        Ez = (X - mean) @ Wp @ cov
+    return check.no_nan_result(Ez, "X, W and psi"), check.no_nan_result(cov, "W and psi")
 
 
-def _loglik_from_S(S, C):
-    """Average Gaussian log-likelihood -½[d log 2π + log|C| + tr(C⁻¹ S)] at the sample mean."""
-    L = np.linalg.cholesky(C)
+def _loglik_from_S(S, C, t):
+    """Average Gaussian log-likelihood -½[d log 2π + log|C| + tr(C⁻¹ S)] at the sample mean
+    (``t``: the EM iteration, for the message if ``C`` is no longer positive definite)."""
+    try:
+        L = np.linalg.cholesky(C)
+    except np.linalg.LinAlgError:
+        raise ValueError(f"factor analysis EM diverged at iteration {t}: the model covariance is no "
+                         "longer positive definite; choose a smaller q or rescale X") from None
     Li = np.linalg.solve(L, np.eye(C.shape[0]))
     return float(-0.5 * (C.shape[0] * np.log(2 * np.pi) + 2 * np.log(np.diag(L)).sum()
                          + np.sum((Li @ S) * Li)))
@@ -302,7 +305,8 @@ def factor_analysis_em(X, q, tol=1e-8, max_iter=1000):
         If ``X`` is not finite 2-D, a feature is constant (its variance is zero up to
         rounding: at most ``(n·ε·max_i |x_ij|)²``, the size the rounding error of the mean
         of n equal numbers gives it), ``q`` is not in [1, d-1], ``tol`` is not positive or
-        ``max_iter`` is not a positive integer.
+        ``max_iter`` is not a positive integer; or if the iterates diverge (non-finite
+        log-likelihood).
     """
     X = check.matrix(X)
     mean, S = sample_covariance(X)
@@ -314,14 +318,17 @@ def factor_analysis_em(X, q, tol=1e-8, max_iter=1000):
         raise ValueError("X must have no constant feature (a column with zero variance)")
     lam, U = _eigh_descending(S)
     W, psi = U[:, :q] * np.sqrt(lam[:q]), np.diag(S).copy()
-    history = [_loglik_from_S(S, W @ W.T + np.diag(psi))]
+    history = [_loglik_from_S(S, W @ W.T + np.diag(psi), 0)]
     converged = False
     for _ in range(max_iter):
         beta = np.linalg.solve(W @ W.T + np.diag(psi), W).T          # Wᵀ C⁻¹, (q, d)
         G = np.eye(q) - beta @ W + beta @ S @ beta.T                 # (1/n) Σ E[z zᵀ | x_i]
         W = np.linalg.solve(G, beta @ S).T                           # S βᵀ G⁻¹
         psi = np.maximum(np.diag(S) - np.sum(W * (S @ beta.T), axis=1), 1e-12)
-        history.append(_loglik_from_S(S, W @ W.T + np.diag(psi)))
+        history.append(_loglik_from_S(S, W @ W.T + np.diag(psi), len(history)))
+        if not np.isfinite(history[-1]):
+            raise ValueError(f"factor analysis EM diverged at iteration {len(history) - 1}: the "
+                             "log-likelihood is not finite; choose a smaller q or rescale X")
         if history[-1] - history[-2] < tol:
             converged = True
             break
@@ -340,8 +347,9 @@ class CCAResult:
     mean_y: np.ndarray
 
     def transform(self, X, Y):
-        """Canonical variates ``(X - x̄) A`` and ``(Y - ȳ) B``."""
-        return (check.matrix(X) - self.mean_x) @ self.A, (check.matrix(Y, "Y") - self.mean_y) @ self.B
+        """Canonical variates ``(X - x̄) A`` and ``(Y - ȳ) B`` (``X`` (n, p), ``Y`` (m, r), p and r as in the fit)."""
+        X, Y = check.matrix_with_columns(X, self.mean_x.size), check.matrix_with_columns(Y, self.mean_y.size, "Y")
+        return (X - self.mean_x) @ self.A, (Y - self.mean_y) @ self.B
 
     def __repr__(self):
         return f"CCAResult(k={self.correlations.size}, rho_1={self.correlations[0]:.4f})"
@@ -382,7 +390,10 @@ def cca(X, Y, k=1):
         raise ValueError(f"Y must have {X.shape[0]} rows like X, got {Y.shape[0]}")
     p = X.shape[1]
     k = _n_components(k, min(p, Y.shape[1]), "k")
-    mean, S = sample_covariance(np.hstack([X, Y]))
+    try:
+        mean, S = sample_covariance(np.hstack([X, Y]))
+    except ValueError:
+        raise ValueError("X and Y are too large: their sample covariance overflows; rescale X and Y") from None
     Kx, Ky = _inv_sqrt(S[:p, :p], "X"), _inv_sqrt(S[p:, p:], "Y")
     P, rho, Qt = np.linalg.svd(Kx @ S[:p, p:] @ Ky)
     return CCAResult(correlations=rho[:k], A=Kx @ P[:, :k], B=Ky @ Qt[:k].T,

@@ -94,9 +94,11 @@ def conv2d(x, w, b, stride=1, padding=0):
     b = check.vector(b, w.shape[0], "b")
     if w.shape[1] != x.shape[1]:
         raise ValueError(f"w has {w.shape[1]} input channels but x has {x.shape[1]} channels")
-    Ho = conv_output_size(x.shape[2], w.shape[2], stride, padding)
-    Wo = conv_output_size(x.shape[3], w.shape[3], stride, padding)
-    p, s = padding, stride
+    s, p = check.count(stride, "stride"), check.count(padding, "padding", low=0)
+    if w.shape[2] > x.shape[2] + 2 * p or w.shape[3] > x.shape[3] + 2 * p:
+        raise ValueError(f"w's kernel {w.shape[2:]} is larger than the padded input "
+                         f"{(x.shape[2] + 2 * p, x.shape[3] + 2 * p)} (x {x.shape[2:]}, padding={p})")
+    Ho, Wo = conv_output_size(x.shape[2], w.shape[2], s, p), conv_output_size(x.shape[3], w.shape[3], s, p)
     xpad = np.pad(x, ((0, 0), (0, 0), (p, p), (p, p)))
     windows = sliding_window_view(xpad, w.shape[2:], axis=(2, 3))[:, :, ::s, ::s]
     out = np.einsum("nchwij,fcij->nfhw", windows, w, optimize=True) + b[:, None, None]
@@ -125,9 +127,10 @@ def conv2d_backward(dout, cache):
     Raises
     ------
     ValueError
-        If ``dout`` does not have the shape of the layer's output.
+        If ``dout`` does not have the shape of the layer's output, or ``cache`` is not the
+        layer's cache.
     """
-    x_shape, w, windows, s, p = cache
+    x_shape, w, windows, s, p = check.cache_layout(cache, (tuple, np.ndarray, np.ndarray, int, int), "conv2d")
     N, C, H, W = x_shape
     Ho, Wo = windows.shape[2:4]
     dout = check.finite(dout, "dout")
@@ -169,6 +172,8 @@ def max_pool2d(x, size=2, stride=None):
     x = _images(x, "x")
     size = check.count(size, "size")
     stride = size if stride is None else check.count(stride, "stride")
+    if size > min(x.shape[2:]):
+        raise ValueError(f"size must be at most min(H, W) = {min(x.shape[2:])}, got {size}")
     Ho = conv_output_size(x.shape[2], size, stride)
     Wo = conv_output_size(x.shape[3], size, stride)
     windows = sliding_window_view(x, (size, size), axis=(2, 3))[:, :, ::stride, ::stride]
@@ -198,9 +203,10 @@ def max_pool2d_backward(dout, cache):
     Raises
     ------
     ValueError
-        If ``dout`` does not have the shape of the layer's output.
+        If ``dout`` does not have the shape of the layer's output, or ``cache`` is not the
+        layer's cache.
     """
-    x_shape, arg, size, stride = cache
+    x_shape, arg, size, stride = check.cache_layout(cache, (tuple, np.ndarray, int, int), "max_pool2d")
     dout = check.finite(dout, "dout")
     if dout.shape != arg.shape:
         raise ValueError(f"dout must have shape {arg.shape}, got {dout.shape}")
@@ -278,9 +284,10 @@ def batch_norm_backward(dout, cache):
     Raises
     ------
     ValueError
-        If ``dout`` does not have the shape of the input.
+        If ``dout`` does not have the shape of the input, or ``cache`` is not the layer's cache.
     """
-    xhat, g, inv_std, axes, _, _ = cache
+    xhat, g, inv_std, axes, _, _ = check.cache_layout(cache, (np.ndarray,) * 3 + (tuple,) + (np.ndarray,) * 2,
+                                                      "batch_norm")
     dout = check.finite(dout, "dout")
     if dout.shape != xhat.shape:
         raise ValueError(f"dout must have shape {xhat.shape}, got {dout.shape}")
@@ -399,9 +406,9 @@ def residual_block_backward(dout, cache):
     Raises
     ------
     ValueError
-        If ``dout`` does not have the shape of the output.
+        If ``dout`` does not have the shape of the output, or ``cache`` is not the layer's cache.
     """
-    x, a, W1, W2 = cache
+    x, a, W1, W2 = check.cache_layout(cache, (np.ndarray,) * 4, "residual_block")
     dout = check.matrix(dout, "dout")
     if dout.shape != x.shape:
         raise ValueError(f"dout must have shape {x.shape}, got {dout.shape}")
@@ -454,9 +461,9 @@ def rnn_cell_backward(dh, cache):
     Raises
     ------
     ValueError
-        If ``dh`` does not have the shape of ``h``.
+        If ``dh`` does not have the shape of ``h``, or ``cache`` is not the cell's cache.
     """
-    x, h_prev, Wx, Wh, h = cache
+    x, h_prev, Wx, Wh, h = check.cache_layout(cache, (np.ndarray,) * 5, "rnn_cell")
     dh = check.matrix(dh, "dh")
     if dh.shape != h.shape:
         raise ValueError(f"dh must have shape {h.shape}, got {dh.shape}")
@@ -524,9 +531,9 @@ def lstm_cell_backward(dh, dc, cache):
     Raises
     ------
     ValueError
-        If ``dh`` or ``dc`` does not have the shape (N, H).
+        If ``dh`` or ``dc`` does not have the shape (N, H), or ``cache`` is not the cell's cache.
     """
-    x, h_prev, c_prev, Wx, Wh, i, f, o, g, tc = cache
+    x, h_prev, c_prev, Wx, Wh, i, f, o, g, tc = check.cache_layout(cache, (np.ndarray,) * 10, "lstm_cell")
     dh, dc = check.matrix(dh, "dh"), check.matrix(dc, "dc")
     for name, d in (("dh", dh), ("dc", dc)):
         if d.shape != i.shape:
@@ -590,9 +597,9 @@ def gru_cell_backward(dh, cache):
     Raises
     ------
     ValueError
-        If ``dh`` does not have the shape of ``h``.
+        If ``dh`` does not have the shape of ``h``, or ``cache`` is not the cell's cache.
     """
-    x, h_prev, Wx, Wh, z, r, n = cache
+    x, h_prev, Wx, Wh, z, r, n = check.cache_layout(cache, (np.ndarray,) * 7, "gru_cell")
     H = h_prev.shape[1]
     dh = check.matrix(dh, "dh")
     if dh.shape != h_prev.shape:

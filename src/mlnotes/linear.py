@@ -29,24 +29,12 @@ __all__ = [
 
 
 # ------------------------------------------------------------------------ validation
-
-
-def _labels(y, n, allowed, name="y"):
-    y = np.asarray(y)
-    if y.shape != (n,):
-        raise ValueError(f"{name} must have shape ({n},), got {y.shape}")
-    if y.dtype.kind not in "biuf" or not np.all(np.isin(y, allowed)):
-        raise ValueError(f"{name} must contain only the labels "
-                         f"{' and '.join(map(str, allowed))}")
-    return y.astype(float)
-
-
 def _two_classes(y, n, name="y"):
     """Boolean mask of the positive class for labels in {0, 1} or in {-1, +1}."""
-    y = np.asarray(y)
+    y = check.as_float(y, name)
     if y.shape != (n,):
         raise ValueError(f"{name} must have shape ({n},), got {y.shape}")
-    values = set(np.unique(y).tolist()) if y.dtype.kind in "biuf" else {None}
+    values = set(np.unique(y).tolist())
     if not (values <= {0, 1} or values <= {-1, 1}):
         raise ValueError(f"{name} must contain labels in {{0, 1}} or in {{-1, +1}}")
     pos = y == 1
@@ -110,12 +98,11 @@ def least_squares(X, y):
     problems ``np.linalg.lstsq`` (QR/SVD based) is the safer route.
     """
     X = check.matrix(X)
-    y = np.asarray(y, dtype=float)
+    y = check.as_float(y, "y")
     if y.ndim not in (1, 2) or y.shape[0] != X.shape[0]:
         raise ValueError(f"y must have shape ({X.shape[0]},) or ({X.shape[0]}, k), "
                          f"got {y.shape}")
-    if not np.all(np.isfinite(y)):
-        raise ValueError("y must be finite (no NaN or inf)")
+    y = check.finite(y, "y")
     _full_rank(X)
     return np.linalg.solve(X.T @ X, X.T @ y)
 
@@ -188,7 +175,7 @@ def sigmoid(z):
     ValueError
         If ``z`` contains NaN.
     """
-    z = np.asarray(z, dtype=float)
+    z = check.as_float(z, "z")
     if np.any(np.isnan(z)):
         raise ValueError("z must not contain NaN")
     return np.exp(-np.logaddexp(0.0, -z))
@@ -211,7 +198,7 @@ def logit(p):
     ValueError
         If some ``p`` lies outside [0, 1] or is NaN.
     """
-    p = np.asarray(p, dtype=float)
+    p = check.as_float(p, "p")
     if not np.all((p >= 0) & (p <= 1)):
         raise ValueError("p must lie in [0, 1]")
     with np.errstate(divide="ignore"):
@@ -240,7 +227,7 @@ def log_likelihood(X, y, beta):
         If a shape is wrong, a value is not finite, or ``y`` has labels outside {0, 1}.
     """
     X = check.matrix(X)
-    y = _labels(y, X.shape[0], (0, 1))
+    y = check.labels(y, X.shape[0], (0, 1))
     eta = X @ check.vector(beta, X.shape[1], "beta")
     return float(np.sum(y * eta - np.logaddexp(0.0, eta)))
 
@@ -311,9 +298,8 @@ def logistic_regression(X, y, method="newton", step=None, tol=1e-8, max_iter=Non
         unknown, or ``step``, ``tol`` or ``max_iter`` is not positive.
     """
     X = check.matrix(X)
-    y = _labels(y, X.shape[0], (0, 1))
-    if method not in ("newton", "gradient"):
-        raise ValueError(f"method must be 'newton' or 'gradient', got {method!r}")
+    y = check.labels(y, X.shape[0], (0, 1))
+    method = check.choice(method, ("newton", "gradient"), "method")
     _full_rank(X)
     step = 4.0 / np.linalg.norm(X, 2) ** 2 if step is None else check.positive(step, "step")
     tol = check.positive(tol, "tol")
@@ -367,7 +353,7 @@ def perceptron(X, y, max_epochs=100):
         ``max_epochs`` is not a positive integer.
     """
     X = check.matrix(X)
-    y = _labels(y, X.shape[0], (-1, 1))
+    y = check.labels(y, X.shape[0], (-1, 1))
     max_epochs = check.count(max_epochs, "max_epochs")
     beta = np.zeros(X.shape[1])
     mistakes = []
@@ -622,26 +608,31 @@ def locally_weighted_regression(X, y, X_query, tau):
     The normal equations ``Xᵀ W X beta = Xᵀ W y`` are solved through a QR factorisation
     of ``√W X`` (then ``Xᵀ W X = RᵀR``), which avoids squaring the condition number. The
     weights of each query are divided by their largest value, which leaves ``beta(x)``
-    unchanged and keeps them from underflowing all at once.
+    unchanged and keeps them from underflowing all at once. The columns of ``X`` are
+    first replaced by an orthonormal basis of the same span (``X = B R₀``, with the query
+    rows mapped to ``X_query R₀⁻¹``): the predictions are unchanged, and they stay
+    accurate when the features are far from the origin or on very different scales
+    (a shift of the features is otherwise a nearly collinear intercept column). The
+    distances are computed from differences of the original rows.
     """
     X = check.matrix(X)
     y = check.vector(y, X.shape[0], "y")
-    X_query = check.matrix(X_query, "X_query")
-    if X_query.shape[1] != X.shape[1]:
-        raise ValueError(f"X_query must have {X.shape[1]} columns like X, got {X_query.shape[1]}")
+    X_query = check.matrix_with_columns(X_query, X.shape[1], "X_query")
     tau = check.positive(tau, "tau")
     _full_rank(X)
     sq = np.sum((X_query[:, None, :] - X[None, :, :]) ** 2, axis=2)      # (m, n)
     log_w = -sq / (2 * tau**2)
     sqrt_w = np.exp((log_w - log_w.max(axis=1, keepdims=True)) / 2)      # largest weight 1
-    Q, R = np.linalg.qr(sqrt_w[:, :, None] * X)                          # √W X = QR per query
+    B, R0 = np.linalg.qr(X)                          # X = B R0: the fits are unchanged by
+    B_query = np.linalg.solve(R0.T, X_query.T).T     # the change of basis X -> X R0⁻¹
+    Q, R = np.linalg.qr(sqrt_w[:, :, None] * B)                          # √W B = QR per query
     singular = np.linalg.cond(R) > 1e10
     if np.any(singular):
         raise ValueError(f"tau = {tau:g} is too small for these data: Xᵀ W X is numerically "
                          f"singular at {int(singular.sum())} of {len(R)} query points")
     rhs = np.einsum("mij,mi->mj", Q, sqrt_w * y)                          # Qᵀ √W y
     beta = np.linalg.solve(R, rhs[:, :, None])[:, :, 0]                  # R beta = Qᵀ √W y
-    return np.einsum("mj,mj->m", X_query, beta)
+    return np.einsum("mj,mj->m", B_query, beta)
 
 
 # ---------------------------------------------------------------- Fisher's discriminant
@@ -698,7 +689,7 @@ def fisher_ratio(X, y, beta):
         If a shape or label is wrong, or ``beta`` is zero or not finite.
     """
     S_B, S_W = scatter_matrices(X, y)
-    beta = np.asarray(beta, dtype=float)
+    beta = check.as_float(beta, "beta")
     d = S_W.shape[0]
     if beta.ndim not in (1, 2) or beta.shape[0] != d or not np.all(np.isfinite(beta)):
         raise ValueError(f"beta must be finite with shape ({d},) or ({d}, k)")
@@ -786,18 +777,12 @@ def gda_fit(X, y):
         ``Sigma`` is singular.
     """
     X = check.matrix(X)
-    y = _labels(y, X.shape[0], (0, 1))
+    y = check.labels(y, X.shape[0], (0, 1))
     _, S_W = scatter_matrices(X, y)
     _full_rank(S_W, name="Sigma (within-class covariance of X)")
     pos = y == 1
     mu0, mu1 = X[~pos].mean(axis=0), X[pos].mean(axis=0)
     return GDAFit(float(pos.mean()), mu0, mu1, S_W / X.shape[0])
-
-
-def _check_fit(fit, cls, name):
-    if not isinstance(fit, cls):
-        raise ValueError(f"fit must be a {cls.__name__} returned by {name}, "
-                         f"got {type(fit).__name__}")
 
 
 def gda_coefficients(fit):
@@ -822,7 +807,7 @@ def gda_coefficients(fit):
     ValueError
         If ``fit`` is not a :class:`GDAFit`.
     """
-    _check_fit(fit, GDAFit, "gda_fit")
+    check.instance_of(fit, GDAFit, "fit", "gda_fit")
     w = np.linalg.solve(fit.Sigma, fit.mu1 - fit.mu0)
     beta_0 = -0.5 * (fit.mu1 + fit.mu0) @ w + np.log(fit.phi / (1 - fit.phi))
     return np.concatenate([[beta_0], w])
@@ -848,9 +833,7 @@ def gda_predict_proba(fit, X):
         If ``fit`` is not a :class:`GDAFit` or ``X`` has the wrong shape.
     """
     beta = gda_coefficients(fit)
-    X = check.matrix(X)
-    if X.shape[1] != beta.size - 1:
-        raise ValueError(f"X must have {beta.size - 1} columns, got {X.shape[1]}")
+    X = check.matrix_with_columns(X, beta.size - 1, "X")
     return sigmoid(beta[0] + X @ beta[1:])
 
 
@@ -903,7 +886,7 @@ def naive_bayes_fit(X, y, alpha=1.0):
     X = check.matrix(X)
     if not np.all(np.isin(X, (0, 1))):
         raise ValueError("X must contain only the values 0 and 1")
-    y = _labels(y, X.shape[0], (0, 1))
+    y = check.labels(y, X.shape[0], (0, 1))
     alpha = check.positive(alpha, "alpha")
     Y = np.column_stack([1 - y, y])  # one-hot classes, shape (n, 2)
     n_k = Y.sum(axis=0)
@@ -933,7 +916,7 @@ def naive_bayes_coefficients(fit):
     ValueError
         If ``fit`` is not a :class:`NaiveBayesFit`.
     """
-    _check_fit(fit, NaiveBayesFit, "naive_bayes_fit")
+    check.instance_of(fit, NaiveBayesFit, "fit", "naive_bayes_fit")
     phi0, phi1 = fit.phi
     w = logit(phi1) - logit(phi0)
     beta_0 = logit(fit.phi_y) + np.sum(np.log1p(-phi1) - np.log1p(-phi0))

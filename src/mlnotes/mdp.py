@@ -39,11 +39,24 @@ class MDPSolution:
                 f"policy={self.policy.tolist()})")
 
 
+def _transitions(P):
+    """``P`` as a float array of shape (A, S, S) whose rows ``P[a, s]`` are probability vectors."""
+    P = check.as_float(P, "P")
+    if P.ndim != 3 or P.shape[1] != P.shape[2] or P.size == 0:
+        raise ValueError(f"P must have shape (A, S, S), got {P.shape}")
+    return check.probabilities(P, "P", axis=-1)
+
+
+def _rewards(r, P, name="r"):
+    """Expected rewards ``r`` as a finite float array of shape (A, S) matching ``P``."""
+    r = check.finite(r, name)
+    if r.shape != P.shape[:2]:
+        raise ValueError(f"{name} must have shape (A, S) = {P.shape[:2]}, got {r.shape}")
+    return r
+
+
 def _discount(gamma):
-    gamma = check.number(gamma, "gamma")
-    if not 0 <= gamma < 1:
-        raise ValueError(f"gamma must lie in [0, 1), got {gamma!r}")
-    return gamma
+    return check.number_between(gamma, "gamma", 0, 1, open_high=True)
 
 
 def validate_mdp(P, R, gamma):
@@ -70,11 +83,8 @@ def validate_mdp(P, R, gamma):
         If ``P`` is not (A, S, S), has a negative entry or a row not summing to 1, if ``R``
         has another shape or is not finite, or if ``gamma`` is outside [0, 1).
     """
-    P = np.asarray(P, dtype=float)
-    if P.ndim != 3 or P.shape[1] != P.shape[2] or P.size == 0:
-        raise ValueError(f"P must have shape (A, S, S), got {P.shape}")
-    P = check.probabilities(P, "P", axis=-1)
-    return P, expected_reward(P, R), _discount(gamma)
+    P = _transitions(P)
+    return P, _expected_reward(P, R), _discount(gamma)
 
 
 def expected_reward(P, R):
@@ -82,8 +92,8 @@ def expected_reward(P, R):
 
     Parameters
     ----------
-    P : ndarray, shape (A, S, S)
-        Transition probabilities (already validated).
+    P : array_like, shape (A, S, S)
+        Transition probabilities.
     R : array_like, shape (A, S) or (A, S, S)
         Rewards.
 
@@ -94,8 +104,14 @@ def expected_reward(P, R):
     Raises
     ------
     ValueError
-        If ``R`` has neither shape or holds NaN or inf.
+        If ``P`` is not a transition array (see :func:`validate_mdp`), or ``R`` has neither
+        shape or holds NaN or inf.
     """
+    return _expected_reward(_transitions(P), R)
+
+
+def _expected_reward(P, R):
+    """:func:`expected_reward` for a validated ``P``."""
     R = check.finite(R, "R")
     if R.shape == P.shape[:2]:
         return R
@@ -104,23 +120,41 @@ def expected_reward(P, R):
     raise ValueError(f"R must have shape {P.shape[:2]} or {P.shape}, got {R.shape}")
 
 
-def _policy(policy, A, S):
+def _policy(policy, A, S, name="policy"):
     """A deterministic (S,) policy as ints, or a stochastic (S, A) policy as floats."""
-    pol = np.asarray(policy)
-    if pol.shape == (S,):
-        if pol.dtype.kind not in "iu" or np.any(pol < 0) or np.any(pol >= A):
-            raise ValueError(f"policy must hold integer actions in 0..{A - 1}")
-        return pol.astype(int)
-    if pol.shape == (S, A):
-        return check.probabilities(pol, "policy", axis=1)
-    raise ValueError(f"policy must have shape ({S},) or ({S}, {A}), got {pol.shape}")
+    shape = check.as_float(policy, name).shape
+    if shape == (S,):
+        return check.index_array(policy, S, A, name)
+    if shape == (S, A):
+        return check.probabilities(policy, name, axis=1)
+    raise ValueError(f"{name} must have shape ({S},) or ({S}, {A}), got {shape}")
 
 
 def policy_model(P, r, policy):
     """The Markov chain of a policy: ``P_pi`` (S, S) and ``r_pi`` (S,).
 
     Deterministic: ``P_pi[s] = P[pi(s), s]``; stochastic: ``P_pi = sum_a pi(a|s) P[a, s]``.
+
+    Parameters
+    ----------
+    P : array_like, shape (A, S, S)
+        Transition probabilities.
+    r : array_like, shape (A, S)
+        Expected rewards.
+    policy : array_like, shape (S,) of ints or (S, A) of probabilities
+
+    Returns
+    -------
+    P_pi : ndarray (S, S)
+    r_pi : ndarray (S,)
+
+    Raises
+    ------
+    ValueError
+        If ``P``, ``r`` or ``policy`` is not valid or their shapes disagree.
     """
+    P = _transitions(P)
+    r = _rewards(r, P)
     A, S = r.shape
     pol = _policy(policy, A, S)
     if pol.ndim == 1:
@@ -169,7 +203,35 @@ def policy_evaluation(P, R, gamma, policy, method="solve", tol=1e-10, max_iter=1
 
 
 def q_values(P, r, gamma, v):
-    """Action values ``q[a, s] = r[a, s] + gamma * sum_t P[a, s, t] v[t]``, shape (A, S)."""
+    """Action values ``q[a, s] = r[a, s] + gamma * sum_t P[a, s, t] v[t]``, shape (A, S).
+
+    Parameters
+    ----------
+    P : array_like, shape (A, S, S)
+        Transition probabilities.
+    r : array_like, shape (A, S)
+        Expected rewards.
+    gamma : float
+        Discount factor in [0, 1).
+    v : array_like, shape (S,)
+        Values of the next states.
+
+    Returns
+    -------
+    q : ndarray, shape (A, S)
+
+    Raises
+    ------
+    ValueError
+        If an argument is not valid or the shapes disagree.
+    """
+    P = _transitions(P)
+    r = _rewards(r, P)
+    return _q_values(P, r, _discount(gamma), check.vector(v, P.shape[1], "v"))
+
+
+def _q_values(P, r, gamma, v):
+    """:func:`q_values` of validated arguments."""
     return r + gamma * np.einsum("ast,t->as", P, v)
 
 
@@ -196,7 +258,7 @@ def bellman_operator(P, R, gamma, v):
     if v.ndim not in (1, 2) or v.shape[-1] != r.shape[1]:
         raise ValueError(f"v must have shape ({r.shape[1]},) or (m, {r.shape[1]}), got {v.shape}")
     if v.ndim == 1:
-        return np.max(q_values(P, r, gamma, v), axis=0)
+        return np.max(_q_values(P, r, gamma, v), axis=0)
     return np.max(r[:, None, :] + gamma * np.einsum("ast,mt->ams", P, v), axis=0)
 
 
@@ -204,7 +266,7 @@ def greedy_policy(P, R, gamma, v):
     """A deterministic policy greedy with respect to ``v``: ``argmax_a q[a, s]`` (lowest index on ties)."""
     P, r, gamma = validate_mdp(P, R, gamma)
     v = check.vector(v, r.shape[1], "v")
-    return np.argmax(q_values(P, r, gamma, v), axis=0)
+    return np.argmax(_q_values(P, r, gamma, v), axis=0)
 
 
 def value_iteration(P, R, gamma, epsilon=1e-8, v0=None, max_iter=100_000):
@@ -239,11 +301,11 @@ def value_iteration(P, R, gamma, epsilon=1e-8, v0=None, max_iter=100_000):
     threshold = np.inf if gamma == 0 else epsilon * (1 - gamma) / (2 * gamma)
     history = [v]
     for _ in range(max_iter):
-        v = np.max(q_values(P, r, gamma, history[-1]), axis=0)
+        v = np.max(_q_values(P, r, gamma, history[-1]), axis=0)
         history.append(v)
         if np.max(np.abs(v - history[-2])) < threshold:
             break
-    policy = np.argmax(q_values(P, r, gamma, v), axis=0)
+    policy = np.argmax(_q_values(P, r, gamma, v), axis=0)
     return MDPSolution(v, policy, len(history) - 1, np.array(history))
 
 
@@ -275,7 +337,7 @@ def policy_iteration(P, R, gamma, policy0=None, max_iter=10_000):
     P, r, gamma = validate_mdp(P, R, gamma)
     max_iter = check.count(max_iter, "max_iter")
     A, S = r.shape
-    pi = np.zeros(S, dtype=int) if policy0 is None else _policy(policy0, A, S)
+    pi = np.zeros(S, dtype=int) if policy0 is None else _policy(policy0, A, S, "policy0")
     if pi.ndim != 1:
         raise ValueError(f"policy0 must be a deterministic policy of shape ({S},)")
     history = []
@@ -283,7 +345,7 @@ def policy_iteration(P, R, gamma, policy0=None, max_iter=10_000):
         P_pi, r_pi = policy_model(P, r, pi)
         v = np.linalg.solve(np.eye(S) - gamma * P_pi, r_pi)
         history.append(v)
-        q = q_values(P, r, gamma, v)
+        q = _q_values(P, r, gamma, v)
         best = np.argmax(q, axis=0)
         tol = 1e-12 * max(1.0, np.max(np.abs(q)))
         improve = q[best, np.arange(S)] > q[pi, np.arange(S)] + tol
@@ -293,9 +355,16 @@ def policy_iteration(P, R, gamma, policy0=None, max_iter=10_000):
     return MDPSolution(v, pi, len(history), np.array(history))
 
 
+#: Most deterministic policies that :func:`all_policies` and :func:`brute_force` enumerate.
+MAX_POLICIES = 10 ** 7
+
+
 def all_policies(A, S):
     """All ``A**S`` deterministic policies as the rows of an (A**S, S) integer array."""
     A, S = check.count(A, "A"), check.count(S, "S")
+    if A ** S > MAX_POLICIES:
+        raise ValueError(f"A**S = {A}**{S} deterministic policies are too many to enumerate "
+                         f"(at most {MAX_POLICIES:.0e}); use value or policy iteration")
     return np.indices((A,) * S).reshape(S, -1).T
 
 
@@ -365,15 +434,11 @@ def gridworld(n=4, goal=(0, 3), trap=(1, 3), slip=0.2, step_reward=-0.04):
         If ``n < 2``, a cell lies off the grid, goal equals trap, or slip is outside [0, 1].
     """
     n = check.count(n, "n", low=2)
-    slip, step_reward = check.nonnegative(slip, "slip"), check.number(step_reward, "step_reward")
-    if slip > 1:
-        raise ValueError(f"slip must lie in [0, 1], got {slip!r}")
+    slip, step_reward = check.number_between(slip, "slip", 0, 1), check.number(step_reward, "step_reward")
     cells = {}
     for name, cell in (("goal", goal), ("trap", trap)):
-        cell = tuple(int(c) for c in np.asarray(cell).ravel())
-        if len(cell) != 2 or not all(0 <= c < n for c in cell):
-            raise ValueError(f"{name} must be a cell (row, col) of the {n}x{n} grid, got {cell}")
-        cells[name] = n * cell[0] + cell[1]
+        row, col = check.index_array(cell, 2, n, f"{name} (a cell (row, col) of the {n}x{n} grid)")
+        cells[name] = n * int(row) + int(col)
     if cells["goal"] == cells["trap"]:
         raise ValueError("goal and trap must be different cells")
     S = n * n

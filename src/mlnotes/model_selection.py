@@ -49,9 +49,7 @@ def polynomial_features(x, degree, low=0.0, high=1.0):
     """
     x = check.finite(x, "x")
     degree = check.count(degree, "degree", low=0)
-    low, high = check.number(low, "low"), check.number(high, "high")
-    if not low < high:
-        raise ValueError(f"low must be smaller than high, got {low}, {high}")
+    low, high = check.interval_bounds(low, high)
     t = 2 * (x - low) / (high - low) - 1
     return t[..., None] ** np.arange(degree + 1)
 
@@ -73,13 +71,18 @@ def least_squares_fit(X, y):
     Raises
     ------
     ValueError
-        If the shapes do not match or a value is not finite.
+        If the shapes do not match, a value is not finite, or a design matrix does not
+        have full column rank (a diagonal entry of ``R`` below ``max(n, p) eps`` times the
+        largest).
     """
     X, y = check.finite(X, "X"), check.finite(y, "y")
-    if X.ndim < 2 or y.shape != X.shape[:-1] or X.shape[-2] < X.shape[-1]:
-        raise ValueError(f"X must have shape (..., n, p) with n >= p and y shape (..., n); "
+    if X.ndim < 2 or y.shape != X.shape[:-1] or X.shape[-2] < X.shape[-1] or X.shape[-1] == 0:
+        raise ValueError(f"X must have shape (..., n, p) with n >= p >= 1 and y shape (..., n); "
                          f"got {X.shape} and {y.shape}")
     Q, R = np.linalg.qr(X)
+    r = np.abs(np.diagonal(R, axis1=-2, axis2=-1))
+    if np.any(r <= max(X.shape[-2:]) * np.finfo(float).eps * r.max(axis=-1, keepdims=True)):
+        raise ValueError("X must have full column rank (its columns are linearly dependent)")
     return np.linalg.solve(R, np.einsum("...np,...n->...p", Q, y)[..., None])[..., 0]
 
 
@@ -112,7 +115,8 @@ def bias_variance(f, x_test, degree, n_train=20, sigma=0.3, n_sets=500, rng=None
     Parameters
     ----------
     f : callable
-        The true regression function, vectorised over numpy arrays.
+        The true regression function, vectorised over numpy arrays: ``f(x)`` must return
+        finite values of the shape of ``x``.
     x_test : array_like, shape (m,)
         Test inputs.
     degree : int
@@ -133,23 +137,26 @@ def bias_variance(f, x_test, degree, n_train=20, sigma=0.3, n_sets=500, rng=None
     Raises
     ------
     ValueError
-        If an argument is invalid (wrong shape, non-finite, a bad count, ``degree >= n_train``).
+        If an argument is invalid (wrong shape, non-finite, a bad count, ``degree >= n_train``,
+        ``low >= high``), or ``f`` is not callable or returns values of the wrong shape or
+        non-finite values.
     """
-    if not callable(f):
-        raise ValueError(f"f must be a callable, got {type(f).__name__}")
+    f = check.function(f, "f")
     x_test = check.vector(x_test, None, "x_test")
     degree = check.count(degree, "degree", low=0)
     n_train = check.count(n_train, "n_train", low=degree + 1)
     n_sets = check.count(n_sets, "n_sets", low=2)
     sigma = check.nonnegative(sigma, "sigma")
     rng = check.generator(rng)
+    low, high = check.interval_bounds(low, high)
     x = rng.uniform(low, high, size=(n_sets, n_train))
-    y = f(x) + sigma * rng.standard_normal(x.shape)
+    y = check.returned(f(x), "f", x.shape) + sigma * rng.standard_normal(x.shape)
     beta = least_squares_fit(polynomial_features(x, degree, low, high), y)   # (n_sets, p)
     pred = beta @ polynomial_features(x_test, degree, low, high).T          # (n_sets, m)
-    y_test = f(x_test) + sigma * rng.standard_normal(pred.shape)
+    f_test = check.returned(f(x_test), "f", x_test.shape)
+    y_test = f_test + sigma * rng.standard_normal(pred.shape)
     mean = pred.mean(axis=0)
-    return BiasVariance(bias2=float(np.mean((f(x_test) - mean) ** 2)),
+    return BiasVariance(bias2=float(np.mean((f_test - mean) ** 2)),
                         variance=float(np.mean(pred.var(axis=0))), noise=sigma ** 2,
                         error=float(np.mean((y_test - pred) ** 2)), predictions=pred, y_test=y_test)
 
@@ -213,13 +220,15 @@ def kfold_indices(n, k, shuffle=False, rng=None):
     Raises
     ------
     ValueError
-        If ``k`` is not in ``[2, n]``, or ``shuffle`` is true without a Generator.
+        If ``k`` is not in ``[2, n]``, ``shuffle`` is not a bool, or ``rng`` is not a
+        Generator (it may be None only when ``shuffle`` is false).
     """
     n = check.count(n, "n", low=2)
     k = check.count(k, "k", low=2)
     if k > n:
         raise ValueError(f"k must be at most n = {n}, got {k}")
-    order = check.generator(rng).permutation(n) if shuffle else np.arange(n)
+    rng = check.generator(rng) if check.flag(shuffle, "shuffle") or rng is not None else None
+    order = rng.permutation(n) if shuffle else np.arange(n)
     sizes = np.full(k, n // k) + (np.arange(k) < n % k)
     fold = np.repeat(np.arange(k), sizes)[np.argsort(order)]   # fold of point i
     return [(np.flatnonzero(fold != j), np.flatnonzero(fold == j)) for j in range(k)]
@@ -229,8 +238,13 @@ def _folds(folds, n):
     if not isinstance(folds, (list, tuple)) or len(folds) < 1:
         raise ValueError("folds must be a non-empty list of (train, test) index pairs")
     out = []
-    for train, test in folds:
-        train, test = np.asarray(train), np.asarray(test)
+    for pair in folds:
+        if not isinstance(pair, (list, tuple)) or len(pair) != 2:
+            raise ValueError(f"folds must hold (train, test) pairs of index arrays, got {type(pair).__name__}")
+        try:
+            train, test = np.asarray(pair[0]), np.asarray(pair[1])
+        except ValueError as err:
+            raise ValueError(f"folds must hold rectangular index arrays: {err}") from None
         if (train.dtype.kind not in "iu" or test.dtype.kind not in "iu" or test.size == 0
                 or train.size == 0 or np.any(np.concatenate([train, test]) < 0)
                 or np.any(np.concatenate([train, test]) >= n)):
@@ -251,7 +265,7 @@ def cross_validate(X, y, folds, fit=least_squares_fit):
     folds : list of (train, test) index pairs
         E.g. from :func:`kfold_indices` or :func:`holdout_indices`.
     fit : callable
-        ``fit(X_train, y_train) -> beta``; least squares by default.
+        ``fit(X_train, y_train) -> beta``, finite of shape ``(p,)``; least squares by default.
 
     Returns
     -------
@@ -261,12 +275,15 @@ def cross_validate(X, y, folds, fit=least_squares_fit):
     Raises
     ------
     ValueError
-        If ``X``, ``y`` or ``folds`` are invalid.
+        If ``X``, ``y`` or ``folds`` are invalid, ``fit`` is not callable, or it returns
+        something other than finite coefficients of shape ``(p,)``.
     """
     X = check.matrix(X)
     y = check.vector(y, X.shape[0], "y")
     folds = _folds(folds, X.shape[0])
-    return np.array([np.mean((y[te] - X[te] @ fit(X[tr], y[tr])) ** 2) for tr, te in folds])
+    fit = check.function(fit, "fit")
+    return np.array([np.mean((y[te] - X[te] @ check.returned(fit(X[tr], y[tr]), "fit", X.shape[1:])) ** 2)
+                     for tr, te in folds])
 
 
 def loocv_linear(X, y, lam=0.0):
@@ -298,7 +315,10 @@ def loocv_linear(X, y, lam=0.0):
     y = check.vector(y, X.shape[0], "y")
     lam = check.nonnegative(lam, "lam")
     A = X.T @ X + lam * np.eye(X.shape[1])
-    H = X @ np.linalg.solve(A, X.T)
+    try:
+        H = X @ np.linalg.solve(A, X.T)
+    except np.linalg.LinAlgError:
+        raise ValueError("X must have full column rank when lam = 0 (XᵀX is singular)") from None
     h = np.diag(H)
     if np.any(h > 1 - 1e-10):
         raise ValueError("X has a point of leverage H_ii = 1; its leave-one-out fit is undefined")
@@ -481,7 +501,6 @@ def finite_class_bound(m, k, delta):
         If an argument is invalid.
     """
     m, k = check.count(m, "m"), check.count(k, "k")
-    delta = check.positive(delta, "delta")
-    if delta >= 1:
+    if check.positive(delta, "delta") >= 1:
         raise ValueError(f"delta must lie in (0, 1), got {delta}")
     return float(np.sqrt(np.log(2 * k / delta) / (2 * m)))

@@ -11,6 +11,15 @@ __all__ = ["numerical_gradient", "gradient_check", "activation", "softmax", "out
            "dense_forward", "dense_backward", "init_weights", "MLP", "train", "one_hot", "two_moons"]
 
 
+def _point(x):
+    """``x`` if it is a finite float64 ndarray (it is perturbed in place, so not a copy)."""
+    if not isinstance(x, np.ndarray) or x.dtype != np.float64:
+        raise ValueError(f"x must be a float64 numpy array (it is perturbed in place), got {type(x).__name__}"
+                         + (f" of dtype {x.dtype}" if isinstance(x, np.ndarray) else ""))
+    check.finite(x, "x")
+    return x
+
+
 def numerical_gradient(f, x, h=1e-6):
     """Central-difference gradient of a scalar function ``f`` at the array ``x``.
 
@@ -33,24 +42,23 @@ def numerical_gradient(f, x, h=1e-6):
     Raises
     ------
     ValueError
-        If ``x`` is not a finite float64 array, ``h`` is not positive, or ``f`` does not
-        return a finite scalar.
+        If ``f`` is not callable, ``x`` is not a finite float64 array, ``h`` is not
+        positive, or ``f`` does not return a finite scalar (``x`` is restored in every case).
     """
-    if not isinstance(x, np.ndarray) or x.dtype != np.float64:
-        raise ValueError("x must be a float64 numpy array (it is perturbed in place)")
-    check.finite(x, "x")
+    f = check.function(f, "f")
+    x = _point(x)
     h = check.positive(h, "h")
     grad = np.empty_like(x)
     flat, g = x.reshape(-1), grad.reshape(-1)
     for i in range(flat.size):  # one coordinate at a time: that is what a gradient check is
         old = flat[i]
-        flat[i] = old + h
-        up = f(x)
-        flat[i] = old - h
-        down = f(x)
-        flat[i] = old
-        if not (np.ndim(up) == 0 and np.isfinite(up) and np.isfinite(down)):
-            raise ValueError("f must return a finite scalar")
+        try:
+            flat[i] = old + h
+            up = check.returned(f(x), "f", shape=())
+            flat[i] = old - h
+            down = check.returned(f(x), "f", shape=())
+        finally:
+            flat[i] = old                   # x is restored even if f fails
         g[i] = (up - down) / (2 * h)
     return grad
 
@@ -81,9 +89,9 @@ def gradient_check(f, x, analytic, h=1e-6):
     ValueError
         If ``analytic`` does not have the shape of ``x``, or as :func:`numerical_gradient`.
     """
-    analytic = np.asarray(analytic, dtype=float)
-    if analytic.shape != np.shape(x):
-        raise ValueError(f"analytic must have the shape of x {np.shape(x)}, got {analytic.shape}")
+    x, analytic = _point(x), check.finite(analytic, "analytic")
+    if analytic.shape != x.shape:
+        raise ValueError(f"analytic must have the shape of x {x.shape}, got {analytic.shape}")
     numeric = numerical_gradient(f, x, h)
     scale = max(1e-12, np.abs(analytic).max() + np.abs(numeric).max())
     return float(np.abs(analytic - numeric).max() / scale)
@@ -331,9 +339,7 @@ class MLP:
 
     def forward(self, X):
         """Forward pass; returns the cache ``(As, Zs)`` with ``As[0] = X`` and ``As[-1] = Ŷ``."""
-        A = check.matrix(X)
-        if A.shape[1] != self.sizes[0]:
-            raise ValueError(f"X must have {self.sizes[0]} columns, got {A.shape[1]}")
+        A = check.matrix_with_columns(X, self.sizes[0])
         As, Zs = [A], []
         for l, (W, b) in enumerate(zip(self.W, self.b)):
             Z = A @ W + b
@@ -355,7 +361,16 @@ class MLP:
         ``δ[L] = (Ŷ - Y)/n``; ``∂J/∂W[l] = A[l-1]ᵀ δ[l]``, ``∂J/∂b[l] = 1ᵀ δ[l]`` and
         ``δ[l-1] = (δ[l] W[l]ᵀ) ⊙ g'(Z[l-1])``.
         """
-        As, Zs = cache
+        As, Zs = check.cache_layout(cache, ((list, tuple), (list, tuple)), "MLP.forward")
+        L, arrays = len(self.W), list(As) + list(Zs)
+        n = As[0].shape[0] if len(As) and isinstance(As[0], np.ndarray) and As[0].ndim == 2 else -1
+        if len(As) != L + 1 or len(Zs) != L or not all(
+                isinstance(a, np.ndarray) and a.shape == (n, d) for a, d in zip(arrays, self.sizes + self.sizes[1:])):
+            raise ValueError(f"cache must be the pair (As, Zs) returned by MLP.forward: As holds {L + 1} "
+                             f"arrays of shapes (n, d) for d in {self.sizes}, Zs {L} for d in {self.sizes[1:]}")
+        Y = check.finite(Y, "Y")
+        if Y.shape != (n, self.sizes[-1]):
+            raise ValueError(f"Y must have shape {(n, self.sizes[-1])} (one row per row of X), got {Y.shape}")
         loss, _, delta = output_loss(Zs[-1], Y, self.output)
         dWs, dbs = [None] * len(self.W), [None] * len(self.W)
         for l in range(len(self.W) - 1, -1, -1):
@@ -414,17 +429,23 @@ def train(model, X, Y, step=0.01, n_steps=500, batch_size=None, rng=None):
     Raises
     ------
     ValueError
-        If ``model`` is not an MLP, the data do not fit it, or as for
+        If ``model`` is not an MLP, the data do not fit it, ``step`` is not positive,
+        ``n_steps`` or ``batch_size`` is not a positive integer (``batch_size <= n``), ``rng``
+        is not a Generator (it is needed with ``batch_size``), or as for
         :func:`mlnotes.optimize.adam`.
     """
     from mlnotes import optimize
 
-    if not isinstance(model, MLP):
-        raise ValueError(f"model must be an MLP, got {type(model).__name__}")
-    X = check.matrix(X)
+    model = check.instance_of(model, MLP, "model")
+    X = check.matrix_with_columns(X, model.sizes[0])
     Y = check.finite(Y, "Y")
     if Y.shape != (X.shape[0], model.sizes[-1]):
         raise ValueError(f"Y must have shape {(X.shape[0], model.sizes[-1])}, got {Y.shape}")
+    step, n_steps = check.positive(step, "step"), check.count(n_steps, "n_steps")
+    batch_size = None if batch_size is None else check.count(batch_size, "batch_size")
+    rng = None if rng is None else check.generator(rng)
+    if batch_size is not None and rng is None:
+        raise ValueError("rng must be a numpy.random.Generator when batch_size is given (it draws the minibatches)")
     losses = []
 
     def batch_grad(theta, idx):
@@ -436,7 +457,7 @@ def train(model, X, Y, step=0.01, n_steps=500, batch_size=None, rng=None):
     if batch_size is None:
         grad = lambda theta: batch_grad(theta, slice(None))  # noqa: E731
     else:
-        grad = optimize.minibatch_gradient(batch_grad, X.shape[0], batch_size, check.generator(rng))
+        grad = optimize.minibatch_gradient(batch_grad, X.shape[0], batch_size, rng)
     path = optimize.adam(grad, model.get_params(), step, n_steps)
     model.set_params(path[-1])
     return np.array(losses)
@@ -451,9 +472,10 @@ def one_hot(y, k):
         If ``k`` is not a positive integer or a label is outside ``{0, ..., k-1}``.
     """
     k = check.count(k, "k")
-    if np.ndim(y) != 1:
-        raise ValueError(f"y must be a 1-D array of labels, got shape {np.shape(y)}")
-    y = check.labels(y, np.shape(y)[0], tuple(range(k)))
+    y = check.as_float(y, "y")
+    if y.ndim != 1:
+        raise ValueError(f"y must be a 1-D array of labels, got shape {y.shape}")
+    y = check.labels(y, y.shape[0], tuple(range(k)))
     return np.eye(k)[y]
 
 

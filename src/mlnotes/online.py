@@ -149,8 +149,8 @@ def _outcome(y, t, y_hat_t):
     """The outcome of round ``t``: from the array, or from an adaptive adversary."""
     if not callable(y):
         return int(y[t])
-    y_t = y(t, y_hat_t)
-    if y_t not in (0, 1):
+    y_t = check.returned(y(t, y_hat_t), "y", shape=())
+    if y_t not in (0.0, 1.0):
         raise ValueError(f"y must return a label 0 or 1, got {y_t!r} at round {t}")
     return int(y_t)
 
@@ -208,9 +208,7 @@ def weighted_majority(predictions, y, beta=0.5):
         If the advice is not binary, ``y`` has the wrong shape or labels, or ``beta`` is
         not in (0, 1).
     """
-    beta = check.positive(beta, "beta")
-    if beta >= 1:
-        raise ValueError(f"beta must lie in (0, 1), got {beta!r}")
+    beta = check.number_between(beta, "beta", 0, 1, open_low=True, open_high=True)
     return _weighted_majority(predictions, y, beta, "weighted_majority")
 
 
@@ -257,9 +255,7 @@ def weighted_majority_bound(expert_mistakes, n, beta=0.5):
     if np.any(m < 0):
         raise ValueError("expert_mistakes must be non-negative")
     n = check.count(n, "n")
-    beta = check.positive(beta, "beta")
-    if beta >= 1:
-        raise ValueError(f"beta must lie in (0, 1), got {beta!r}")
+    beta = check.number_between(beta, "beta", 0, 1, open_low=True, open_high=True)
     return (m * np.log(1 / beta) + np.log(n)) / np.log(2 / (1 + beta))
 
 
@@ -307,7 +303,7 @@ def hedge(losses, eta, n_rounds=None, n_experts=None):
     eta : float
         Learning rate (positive).
     n_rounds, n_experts : int, optional
-        T and n; required when ``losses`` is callable, ignored otherwise.
+        T and n; required when ``losses`` is callable; for a table, None or its shape.
 
     Returns
     -------
@@ -317,8 +313,10 @@ def hedge(losses, eta, n_rounds=None, n_experts=None):
     Raises
     ------
     ValueError
-        If a loss lies outside [0, 1] or is not finite, ``eta`` is not positive, or
-        ``n_rounds``/``n_experts`` is missing for a callable.
+        If a loss lies outside [0, 1] or is not finite, ``eta`` is not positive,
+        ``n_rounds``/``n_experts`` is missing for a callable or disagrees with the table,
+        or the weights overflow (an ``eta`` so large that ``eta`` times a cumulative loss
+        is infinite).
     """
     eta = check.positive(eta, "eta")
     if callable(losses):
@@ -326,16 +324,20 @@ def hedge(losses, eta, n_rounds=None, n_experts=None):
     else:
         losses = check.matrix(losses, "losses")
         T, n = losses.shape
+        check.choice(n_rounds, (None, T), "n_rounds"), check.choice(n_experts, (None, n), "n_experts")
     neg_eta_L = np.zeros(n)  # -eta times the cumulative losses
     P, Lmat = np.empty((T, n)), np.empty((T, n))
     for t in range(T):
         p = np.exp(neg_eta_L - neg_eta_L.max())
         P[t] = p / p.sum()
-        l_t = np.asarray(losses(t, P[t].copy()) if callable(losses) else losses[t], dtype=float)
-        if l_t.shape != (n,) or not np.all(np.isfinite(l_t) & (l_t >= 0) & (l_t <= 1)):
+        l_t = losses[t] if not callable(losses) else check.returned(losses(t, P[t].copy()), "losses", (n,))
+        if np.any(l_t < 0) or np.any(l_t > 1):
             raise ValueError(f"losses must lie in [0, 1], shape ({n},) per round (round {t})")
         Lmat[t] = l_t
         neg_eta_L -= eta * l_t
+        if not np.isfinite(neg_eta_L.max()):
+            raise ValueError(f"hedge diverged at round {t}: eta times the cumulative losses overflowed; "
+                             f"use a smaller eta")
     return HedgeRun(P, Lmat, eta)
 
 
@@ -391,13 +393,6 @@ def hedge_bound(t, n_experts, eta):
 
 
 # ---------------------------------------------------------- online gradient descent
-def _label(y):
-    """A single label -1 or +1 (a Python or numpy number)."""
-    if check.number(y, "y") not in (-1.0, 1.0):
-        raise ValueError(f"y must be -1 or +1, got {y!r}")
-    return float(y)
-
-
 def proximal_hinge_step(w, x, y, lam):
     """Implicit step ``argmin_v max(0, 1 - y v·x) + lam ||v - w||²``, in closed form.
 
@@ -430,7 +425,7 @@ def proximal_hinge_step(w, x, y, lam):
     """
     w = check.vector(w, None, "w")
     x = check.vector(x, w.size, "x")
-    y, lam = _label(y), check.positive(lam, "lam")
+    y, lam = float(check.choice(y, (-1, 1), "y")), check.positive(lam, "lam")
     margin, sq = y * (w @ x), x @ x
     if margin >= 1 or sq == 0:
         return w.copy()
@@ -513,8 +508,7 @@ def online_gradient_descent(X, y, eta, conservative=False):
     X = check.matrix(X)
     y = check.labels(y, X.shape[0], (-1, 1)).astype(float)
     eta = check.positive(eta, "eta")
-    if not isinstance(conservative, (bool, np.bool_)):
-        raise ValueError(f"conservative must be True or False, got {conservative!r}")
+    conservative = check.flag(conservative, "conservative")
     W, scores = np.zeros((X.shape[0] + 1, X.shape[1])), np.empty(X.shape[0])
     for t, (x_t, y_t) in enumerate(zip(X, y)):
         scores[t] = x_t @ W[t]
@@ -588,8 +582,9 @@ class WinnowRun:
         return self.n_mistakes - self.promotions
 
     def predict(self, X):
-        """Predictions ``1[w·x >= threshold]`` of the final weights for the rows of ``X``."""
-        return (check.matrix(X) @ self.w >= self.threshold).astype(int)
+        """Predictions ``1[w·x >= threshold]`` of the final weights for the rows of ``X``
+        (a finite 2-D array with n columns)."""
+        return (check.matrix_with_columns(X, self.w.size) @ self.w >= self.threshold).astype(int)
 
     def __repr__(self):
         return (f"WinnowRun(T={self.y.size}, n={self.w.size}, mistakes={self.n_mistakes}, "
@@ -792,25 +787,21 @@ def online_to_batch(algorithm, X, y, rng):
         If ``algorithm`` is not callable or does not return a callable, ``X`` is not a
         finite 2-D array, ``y`` does not have one label per row, or ``rng`` is not a Generator.
     """
-    if not callable(algorithm):
-        raise ValueError(f"algorithm must be callable, got {type(algorithm).__name__}")
+    algorithm = check.function(algorithm, "algorithm")
     X, rng = check.matrix(X), check.generator(rng)
+    check.vector(y, X.shape[0], "y")       # finite, one label per row; the learner gets y as given
     y = np.asarray(y)
-    if y.shape != (X.shape[0],):
-        raise ValueError(f"y must have shape ({X.shape[0]},), got {y.shape}")
     t = int(rng.integers(1, X.shape[0] + 1))
-    hypothesis = algorithm(X[:t], y[:t])
-    if not callable(hypothesis):
-        raise ValueError("algorithm must return a callable hypothesis h(X_new), got "
-                         f"{type(hypothesis).__name__}")
+    hypothesis = check.function(algorithm(X[:t], y[:t]), "the hypothesis h(X_new) returned by algorithm")
 
     def h(X_new):
         X_new = check.matrix(X_new, "X_new")
-        labels = np.asarray(hypothesis(X_new))
-        if labels.shape != (X_new.shape[0],) or labels.dtype.kind not in "biuf" \
-                or not np.all(np.isfinite(labels)):
-            raise ValueError(f"the hypothesis returned by algorithm must give one finite label "
-                             f"per row, shape ({X_new.shape[0]},); got shape {labels.shape}")
+        labels = hypothesis(X_new)
+        check.returned(labels, "the hypothesis h of algorithm", shape=(X_new.shape[0],))
+        labels = np.asarray(labels)
+        if labels.dtype.kind not in "biuf":
+            raise ValueError(f"the hypothesis h of algorithm must give one numeric label per row, "
+                             f"got dtype {labels.dtype}")
         return labels
 
     return h, t

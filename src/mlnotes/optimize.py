@@ -36,17 +36,11 @@ __all__ = [
 
 
 # ------------------------------------------------------------------------ validation
-def _callable(fn, name):
-    if not callable(fn):
-        raise ValueError(f"{name} must be callable, got {type(fn).__name__}")
-    return fn
-
-
 def _steps(step, n_steps):
     """Step sizes ``eta_1, ..., eta_T`` from a number or a schedule ``t -> eta_t``."""
     if callable(step):
-        etas = np.array([step(t) for t in range(1, n_steps + 1)], dtype=float)
-        if not np.all(np.isfinite(etas) & (etas > 0)):
+        etas = check.returned([step(t) for t in range(1, n_steps + 1)], "step", (n_steps,))
+        if not np.all(etas > 0):
             raise ValueError("step must return positive finite step sizes "
                              "for t = 1, ..., n_steps")
         return etas
@@ -55,7 +49,7 @@ def _steps(step, n_steps):
 
 def _setup(grad, x0, step, n_steps):
     """Validated ``(grad, x0, etas, path)`` shared by all the optimisers."""
-    grad = _callable(grad, "grad")
+    grad = check.function(grad, "grad")
     x0 = check.vector(x0, None, "x0")
     n_steps = check.count(n_steps, "n_steps")
     path = np.empty((n_steps + 1, x0.size))
@@ -66,22 +60,20 @@ def _setup(grad, x0, step, n_steps):
 def _evaluate(fn, x, name, t):
     """``fn(x)`` as a finite float array of the shape of ``x`` (else: diverged)."""
     with np.errstate(all="ignore"):
-        out = np.asarray(fn(x.copy()), dtype=float)
-    if out.shape != x.shape:
-        raise ValueError(f"{name} must return an array of shape {x.shape}, "
-                         f"got {out.shape}")
-    if not np.all(np.isfinite(out)):
-        raise ValueError(f"{name} returned NaN or inf at step {t}: the iterates "
-                         "diverged (reduce step)")
-    return out
+        out = check.as_float(fn(x.copy()), f"the value returned by {name}")
+    if out.shape == x.shape and not np.all(np.isfinite(out)):
+        where = "x0" if t <= 1 else f"step {t}: the iterates diverged (reduce step)"
+        raise ValueError(f"{name} returned NaN or inf at {where}")
+    return check.returned(out, name, x.shape)
 
 
-def _rate(value, name):
-    """A decay rate in [0, 1)."""
-    value = check.number(value, name)
-    if not 0 <= value < 1:
-        raise ValueError(f"{name} must lie in [0, 1), got {value!r}")
-    return value
+def _diverged(path):
+    """``path`` if every iterate is finite; else the updates overflowed."""
+    bad = ~np.all(np.isfinite(path), axis=1)
+    if np.any(bad):
+        raise ValueError(f"the iterates diverged to inf at step {int(np.argmax(bad))}: "
+                         "reduce step")
+    return path
 
 
 def _points(x, name="x"):
@@ -125,7 +117,7 @@ def gradient_descent(grad, x0, step, n_steps):
     for t, eta in enumerate(etas, start=1):
         x = x - eta * _evaluate(grad, x, "grad", t)
         path[t] = x
-    return path
+    return _diverged(path)
 
 
 # ------------------------------------------------------------------------ projections
@@ -150,7 +142,7 @@ def project_box(x, lower, upper):
         ``lower > upper`` somewhere.
     """
     X, single = _points(x)
-    lo, hi = np.asarray(lower, dtype=float), np.asarray(upper, dtype=float)
+    lo, hi = check.as_float(lower, "lower"), check.as_float(upper, "upper")
     for b, name in ((lo, "lower"), (hi, "upper")):
         if b.shape not in ((), (X.shape[1],)) or np.any(np.isnan(b)):
             raise ValueError(f"{name} must be a number or an array of shape "
@@ -259,13 +251,13 @@ def projected_gradient_descent(grad, project, x0, step, n_steps):
         non-finite values, or ``x0``, ``step`` or ``n_steps`` is invalid.
     """
     grad, x, etas, path = _setup(grad, x0, step, n_steps)
-    project = _callable(project, "project")
+    project = check.function(project, "project")
     x = path[0] = _evaluate(project, x, "project", 0)
     for t, eta in enumerate(etas, start=1):
         y = x - eta * _evaluate(grad, x, "grad", t)   # gradient step, then
         x = _evaluate(project, y, "project", t)       # back to the feasible set
         path[t] = x
-    return path
+    return _diverged(path)
 
 
 # ------------------------------------------------------------ stochastic gradients
@@ -299,7 +291,7 @@ def minibatch_gradient(batch_grad, n, batch_size, rng):
         If ``batch_grad`` is not callable, ``n`` or ``batch_size`` is not a positive
         integer, ``batch_size > n``, or ``rng`` is not a Generator.
     """
-    batch_grad = _callable(batch_grad, "batch_grad")
+    batch_grad = check.function(batch_grad, "batch_grad")
     n = check.count(n, "n")
     batch_size = check.count(batch_size, "batch_size")
     if batch_size > n:
@@ -344,7 +336,7 @@ def sgd(grad, x0, step, n_steps):
     for t, eta in enumerate(etas, start=1):
         x = x - eta * _evaluate(grad, x, "grad", t)
         path[t] = x
-    return path
+    return _diverged(path)
 
 
 def momentum(grad, x0, step, n_steps, mu=0.9):
@@ -377,13 +369,13 @@ def momentum(grad, x0, step, n_steps, mu=0.9):
         As :func:`gradient_descent`, or if ``mu`` is outside [0, 1).
     """
     grad, x, etas, path = _setup(grad, x0, step, n_steps)
-    mu = _rate(mu, "mu")
+    mu = check.number_between(mu, "mu", 0, 1, open_high=True)
     v = np.zeros_like(x)
     for t, eta in enumerate(etas, start=1):
         v = mu * v + _evaluate(grad, x, "grad", t)
         x = x - eta * v
         path[t] = x
-    return path
+    return _diverged(path)
 
 
 def adagrad(grad, x0, step, n_steps, eps=1e-8):
@@ -423,7 +415,7 @@ def adagrad(grad, x0, step, n_steps, eps=1e-8):
         G = G + g**2
         x = x - eta * g / (np.sqrt(G) + eps)
         path[t] = x
-    return path
+    return _diverged(path)
 
 
 def rmsprop(grad, x0, step, n_steps, beta=0.9, eps=1e-8):
@@ -459,14 +451,15 @@ def rmsprop(grad, x0, step, n_steps, beta=0.9, eps=1e-8):
         positive.
     """
     grad, x, etas, path = _setup(grad, x0, step, n_steps)
-    beta, eps = _rate(beta, "beta"), check.positive(eps, "eps")
+    beta = check.number_between(beta, "beta", 0, 1, open_high=True)
+    eps = check.positive(eps, "eps")
     G = np.zeros_like(x)
     for t, eta in enumerate(etas, start=1):
         g = _evaluate(grad, x, "grad", t)
         G = beta * G + (1 - beta) * g**2
         x = x - eta * g / (np.sqrt(G) + eps)
         path[t] = x
-    return path
+    return _diverged(path)
 
 
 def adam(grad, x0, step, n_steps, beta1=0.9, beta2=0.999, eps=1e-8):
@@ -505,7 +498,8 @@ def adam(grad, x0, step, n_steps, beta1=0.9, beta2=0.999, eps=1e-8):
         ``eps`` is not positive.
     """
     grad, x, etas, path = _setup(grad, x0, step, n_steps)
-    beta1, beta2 = _rate(beta1, "beta1"), _rate(beta2, "beta2")
+    beta1 = check.number_between(beta1, "beta1", 0, 1, open_high=True)
+    beta2 = check.number_between(beta2, "beta2", 0, 1, open_high=True)
     eps = check.positive(eps, "eps")
     m, v = np.zeros_like(x), np.zeros_like(x)
     for t, eta in enumerate(etas, start=1):
@@ -516,4 +510,4 @@ def adam(grad, x0, step, n_steps, beta1=0.9, beta2=0.999, eps=1e-8):
         v_hat = v / (1 - beta2**t)    # m and v themselves stay uncorrected
         x = x - eta * m_hat / (np.sqrt(v_hat) + eps)
         path[t] = x
-    return path
+    return _diverged(path)

@@ -6,6 +6,9 @@ white background, so they stay readable when the site is shown in dark mode.
 import matplotlib as mpl
 import matplotlib.pyplot as plt
 import numpy as np
+from matplotlib.axes import Axes
+
+from mlnotes import _validate as check
 
 __all__ = ["COLORS", "setup", "subplots", "confidence_ellipse", "decision_regions"]
 
@@ -61,17 +64,25 @@ def subplots(nrows=1, ncols=1, width=None, height=None, **kwargs):
         Grid of axes, each at least 1.
     width, height : float, optional
         Figure size in inches; by default 4.2 per column (at most 12.8) and 3.4 per row.
+    **kwargs
+        Passed to ``plt.subplots`` (e.g. ``sharex``, ``sharey``).
 
     Returns
     -------
     fig, axes
         As ``plt.subplots`` (``axes`` is a single Axes for a 1×1 grid).
+
+    Raises
+    ------
+    ValueError
+        If ``nrows`` or ``ncols`` is not a positive integer, or ``width`` or ``height`` is
+        not a positive number.
     """
-    if int(nrows) != nrows or int(ncols) != ncols or nrows < 1 or ncols < 1:
-        raise ValueError(f"nrows and ncols must be positive integers, got {nrows}, {ncols}")
-    width = min(4.2 * ncols, 12.8) if width is None else width
-    height = 3.4 * nrows if height is None else height
-    return plt.subplots(int(nrows), int(ncols), figsize=(width, height), layout="constrained", **kwargs)
+    nrows = check.count(nrows, "nrows")
+    ncols = check.count(ncols, "ncols")
+    width = min(4.2 * ncols, 12.8) if width is None else check.positive(width, "width")
+    height = 3.4 * nrows if height is None else check.positive(height, "height")
+    return plt.subplots(nrows, ncols, figsize=(width, height), layout="constrained", **kwargs)
 
 
 def confidence_ellipse(ax, mean, cov, n_std=2.0, **kwargs):
@@ -91,18 +102,18 @@ def confidence_ellipse(ax, mean, cov, n_std=2.0, **kwargs):
     Returns
     -------
     list of Line2D
+
+    Raises
+    ------
+    ValueError
+        If ``ax`` is not an Axes, ``mean`` is not a finite vector of length 2, ``cov`` is
+        not a symmetric positive definite 2×2 matrix, or ``n_std`` is not positive.
     """
-    mean = np.asarray(mean, dtype=float)
-    cov = np.asarray(cov, dtype=float)
-    if mean.shape != (2,):
-        raise ValueError(f"mean must have shape (2,), got {mean.shape}")
-    if cov.shape != (2, 2) or not np.allclose(cov, cov.T):
-        raise ValueError("cov must be a symmetric 2x2 matrix")
+    ax = check.instance_of(ax, Axes, "ax")
+    mean = check.vector(mean, 2, "mean")
+    cov, _ = check.spd(cov, 2, "cov")
+    n_std = check.positive(n_std, "n_std")
     vals, vecs = np.linalg.eigh(cov)
-    if vals[0] <= 0:
-        raise ValueError("cov must be positive definite")
-    if not n_std > 0:
-        raise ValueError(f"n_std must be positive, got {n_std}")
     t = np.linspace(0, 2 * np.pi, 200)
     circle = np.stack([np.cos(t), np.sin(t)])
     pts = mean[:, None] + n_std * vecs @ (np.sqrt(vals)[:, None] * circle)
@@ -122,25 +133,37 @@ def decision_regions(ax, score, X, y, resolution=200, levels=(0.0,), margin=0.5)
     y : array_like, shape (n,)
         Class labels (any two values; each gets its own colour).
     resolution : int
-        Grid points per axis.
+        Grid points per axis (at least 2).
     levels : sequence of float
         Contour levels drawn as lines.
     margin : float
-        Padding around the data range.
+        Non-negative padding around the data range.
 
     Returns
     -------
     None
+
+    Raises
+    ------
+    ValueError
+        If ``ax`` is not an Axes, ``score`` is not callable or does not return ``m`` finite
+        scores, ``X`` is not a finite array of shape (n, 2), ``y`` is not a finite numeric
+        array of shape (n,) with at most as many classes as :data:`COLORS`, ``resolution``
+        is not an integer >= 2, ``levels`` is not a finite sequence, or ``margin`` < 0.
     """
-    X = np.asarray(X, dtype=float)
-    y = np.asarray(y)
-    if X.ndim != 2 or X.shape[1] != 2:
-        raise ValueError(f"X must have shape (n, 2), got {X.shape}")
-    if y.shape != (X.shape[0],):
-        raise ValueError(f"y must have shape ({X.shape[0]},), got {y.shape}")
+    ax = check.instance_of(ax, Axes, "ax")
+    score = check.function(score, "score")
+    X = check.matrix_with_columns(X, 2, "X")
+    y = check.vector(y, X.shape[0], "y")
+    if np.unique(y).size > len(COLORS):
+        raise ValueError(f"y must have at most {len(COLORS)} classes, got {np.unique(y).size}")
+    resolution = check.count(resolution, "resolution", low=2)
+    levels = check.vector(levels, None, "levels")
+    margin = check.nonnegative(margin, "margin")
     lo, hi = X.min(axis=0) - margin, X.max(axis=0) + margin
     g0, g1 = np.meshgrid(np.linspace(lo[0], hi[0], resolution), np.linspace(lo[1], hi[1], resolution))
-    s = np.asarray(score(np.column_stack([g0.ravel(), g1.ravel()])), dtype=float).reshape(g0.shape)
+    s = check.returned(score(np.column_stack([g0.ravel(), g1.ravel()])), "score", (g0.size,))
+    s = s.reshape(g0.shape)
     ax.contourf(g0, g1, np.sign(s), levels=[-2, 0, 2], colors=[COLORS[0], COLORS[1]], alpha=0.12)
     ax.contour(g0, g1, s, levels=sorted(levels), colors="k", linewidths=1.2)
     for k, label in enumerate(np.unique(y)):

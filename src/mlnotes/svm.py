@@ -265,13 +265,6 @@ def svm_dual(K, y, C=1.0, tol=1e-8, max_iter=None):
     return SVMResult(alpha, y, b, C, np.flatnonzero(alpha > 0), n_iter, worst, converged)
 
 
-def _result(result):
-    if not isinstance(result, (SVMResult, NuSVMResult)):
-        raise ValueError("result must be an SVMResult or NuSVMResult returned by svm_dual or "
-                         f"nu_svm_dual, got {type(result).__name__}")
-    return result
-
-
 def svm_decision_function(result, K_new):
     """Scores ``f(x) = Σ_i alpha_i y_i k(x_i, x) + b`` of new points.
 
@@ -292,7 +285,7 @@ def svm_decision_function(result, K_new):
         If ``result`` is not an :class:`SVMResult` or :class:`NuSVMResult`, or ``K_new``
         has the wrong shape.
     """
-    result = _result(result)
+    result = check.instance_of(result, (SVMResult, NuSVMResult), "result", "svm_dual or nu_svm_dual")
     K_new = check.matrix(K_new, "K_new")
     if K_new.shape[1] != result.alpha.size:
         raise ValueError(f"K_new must have {result.alpha.size} columns (one per training point), "
@@ -522,20 +515,25 @@ def hinge_subgradient_descent(X, y, lam, n_iter=2000, step=1.0, fit_intercept=Tr
     ------
     ValueError
         If a shape is wrong, a value is not finite, ``y`` is not ±1, ``lam``,
-        ``n_iter`` or ``step`` is not positive, or ``fit_intercept`` is not a bool.
+        ``n_iter`` or ``step`` is not positive, ``fit_intercept`` is not a bool, or the
+        iterates diverge (the objective overflows: ``step`` is too large for ``lam``).
     """
     X = check.matrix(X)
     y = check.labels(y, X.shape[0], (-1, 1)).astype(float)
     lam, step = check.positive(lam, "lam"), check.positive(step, "step")
     n_iter = check.count(n_iter, "n_iter")
-    fit_intercept = check.choice(fit_intercept, (True, False), "fit_intercept")
+    fit_intercept = check.flag(fit_intercept, "fit_intercept")
     n, d = X.shape
     w, b = np.zeros(d), 0.0
     history = np.empty(n_iter + 1)
     best = (np.inf, w, b)
     for t in range(n_iter + 1):
-        active = y * (X @ w + b) < 1
-        history[t] = np.sum(1 - y[active] * (X[active] @ w + b)) / n + 0.5 * lam * w @ w
+        with np.errstate(over="ignore", invalid="ignore"):
+            active = y * (X @ w + b) < 1
+            history[t] = np.sum(1 - y[active] * (X[active] @ w + b)) / n + 0.5 * lam * w @ w
+        if not np.isfinite(history[t]):
+            raise ValueError(f"hinge_subgradient_descent diverged (the objective overflowed at "
+                             f"step {t}): use a smaller step (step * lam = {step * lam:g} is large)")
         if history[t] < best[0]:
             best = (history[t], w, b)
         if t == n_iter:
@@ -667,7 +665,7 @@ def nu_svm_dual(K, y, nu, fit_intercept=True, tol=1e-8, max_iter=None):
     """
     K, y = _gram(K, y)
     nu, tol = check.positive(nu, "nu"), check.positive(tol, "tol")
-    fit_intercept = check.choice(fit_intercept, (True, False), "fit_intercept")
+    fit_intercept = check.flag(fit_intercept, "fit_intercept")
     n = y.size
     max_iter = check.count(max(100_000, 100 * n) if max_iter is None else max_iter, "max_iter")
     group = (y > 0).astype(int) if fit_intercept else np.zeros(n, dtype=int)

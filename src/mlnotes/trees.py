@@ -43,9 +43,9 @@ def misclassification(p, axis=-1):
     Raises
     ------
     ValueError
-        If ``p`` is not a probability vector along ``axis``.
+        If ``p`` is not a probability vector along ``axis``, or ``axis`` is not an axis of ``p``.
     """
-    p = check.probabilities(p, "p", axis=axis)
+    p, axis = _proportions(p, axis)
     return 1.0 - p.max(axis=axis)
 
 
@@ -67,9 +67,9 @@ def gini(p, axis=-1):
     Raises
     ------
     ValueError
-        If ``p`` is not a probability vector along ``axis``.
+        If ``p`` is not a probability vector along ``axis``, or ``axis`` is not an axis of ``p``.
     """
-    p = check.probabilities(p, "p", axis=axis)
+    p, axis = _proportions(p, axis)
     return 1.0 - np.sum(p * p, axis=axis)
 
 
@@ -91,11 +91,18 @@ def entropy_impurity(p, axis=-1):
     Raises
     ------
     ValueError
-        If ``p`` is not a probability vector along ``axis``.
+        If ``p`` is not a probability vector along ``axis``, or ``axis`` is not an axis of ``p``.
     """
-    p = check.probabilities(p, "p", axis=axis)
+    p, axis = _proportions(p, axis)
     logp = np.log(np.where(p > 0, p, 1.0))
     return -np.sum(p * logp, axis=axis)
+
+
+def _proportions(p, axis):
+    """``(p, axis)``: class proportions along an integer ``axis`` of ``p`` (checked in that order)."""
+    p = check.as_float(p, "p")
+    axis = check.axis_index(axis, max(p.ndim, 1))
+    return check.probabilities(p, "p", axis=axis), axis
 
 
 def _node_impurity(counts, criterion):
@@ -147,7 +154,8 @@ def best_split(X, y, sample_weight=None, criterion="gini", min_samples_leaf=1, f
     Raises
     ------
     ValueError
-        On bad shapes, non-finite values, negative weights or an unknown criterion.
+        On bad shapes, non-finite values, negative weights, an unknown criterion or a
+        feature index outside 0, ..., d - 1.
     """
     X = check.matrix(X)
     n, d = X.shape
@@ -155,7 +163,7 @@ def best_split(X, y, sample_weight=None, criterion="gini", min_samples_leaf=1, f
     w = _weights(sample_weight, n)
     criterion = check.choice(criterion, CRITERIA, "criterion")
     min_samples_leaf = check.count(min_samples_leaf, "min_samples_leaf")
-    features = np.arange(d) if features is None else np.asarray(features, dtype=int)
+    features = np.arange(d) if features is None else check.index_array(features, None, d, "features")
     return _best_split(X, y, w, criterion, min_samples_leaf, features, np.unique(y))
 
 
@@ -249,6 +257,7 @@ class DecisionTree:
         if self.max_features is not None and self.max_features > X.shape[1]:
             raise ValueError(f"max_features must be at most d = {X.shape[1]}")
         self.classes_ = None if self.criterion == "squared_error" else np.unique(y)
+        self.n_features_ = X.shape[1]
         self._nodes, self._pruned_at = [], None
         self._grow(X, y, w, depth=0)
         cols = list(zip(*self._nodes))
@@ -282,10 +291,15 @@ class DecisionTree:
         return node
 
     def apply(self, X):
-        """Leaf id reached by each row of ``X`` (all rows descend the tree together)."""
-        X = check.matrix(X)
-        if X.shape[1] <= self.feature.max():
-            raise ValueError(f"X must have at least {self.feature.max() + 1} columns")
+        """Leaf id reached by each row of ``X`` (all rows descend the tree together).
+
+        Raises
+        ------
+        ValueError
+            If the tree is not fitted, or ``X`` is not a finite 2-D array with as many
+            columns as the training data.
+        """
+        X = check.matrix_with_columns(X, check.fitted(self, "left").n_features_)
         node = np.zeros(X.shape[0], dtype=int)
         while True:
             inner = self.left[node] >= 0
@@ -304,6 +318,7 @@ class DecisionTree:
 
     def n_leaves(self):
         """Number of leaves (nodes below a pruned node are not counted)."""
+        check.fitted(self, "left")
         reach = np.zeros(len(self.left), bool)
         reach[0] = True
         for t in np.flatnonzero(self.left >= 0):      # parents come before their children
@@ -333,6 +348,7 @@ class DecisionTree:
             ``alphas[k]`` is the alpha at which the k-th subtree becomes optimal
             (``alphas[0] = 0``); ``impurities[k] = sum over its leaves of R(t)``.
         """
+        check.fitted(self, "left")
         alive = self.left >= 0                          # internal nodes still split
         alphas, impurities = [0.0], []
         self._pruned_at = np.full(len(self.left), np.inf)
@@ -360,11 +376,12 @@ class DecisionTree:
         Returns a new :class:`DecisionTree` whose collapsed nodes are leaves.
         """
         alpha = check.nonnegative(alpha, "alpha")
+        check.fitted(self, "left")
         if getattr(self, "_pruned_at", None) is None:
             self.cost_complexity_path()
         pruned = DecisionTree(self.criterion, self.max_depth, self.min_samples_split,
                               self.min_samples_leaf)
-        pruned.classes_ = self.classes_
+        pruned.classes_, pruned.n_features_ = self.classes_, self.n_features_
         for name in ("feature", "threshold", "left", "right", "impurity", "weight", "value"):
             setattr(pruned, name, getattr(self, name).copy())
         cut = self._pruned_at <= alpha
@@ -398,12 +415,8 @@ def majority_vote_error(T, p):
     ValueError
         If ``T`` is negative or not integral, or ``p`` is outside [0, 1].
     """
-    T = np.atleast_1d(np.asarray(T))
-    if T.dtype.kind not in "iu" or np.any(T < 0):
-        raise ValueError("T must hold non-negative integers")
-    p = check.number(p, "p")
-    if not 0 <= p <= 1:
-        raise ValueError(f"p must lie in [0, 1], got {p}")
+    T = np.atleast_1d(check.integer_entries(T, "T", low=0))
+    p = check.number_between(p, "p", 0, 1)
     m = 2 * int(T.max()) + 1
     i = np.arange(m + 1)
     n = 2 * T[:, None] + 1
@@ -425,12 +438,8 @@ def chernoff_majority_bound(T, gamma):
     ValueError
         If ``T`` is negative or ``gamma`` is outside (0, 1/2].
     """
-    T = np.atleast_1d(np.asarray(T))
-    if T.dtype.kind not in "iu" or np.any(T < 0):
-        raise ValueError("T must hold non-negative integers")
-    gamma = check.positive(gamma, "gamma")
-    if gamma > 0.5:
-        raise ValueError(f"gamma must lie in (0, 1/2], got {gamma}")
+    T = np.atleast_1d(check.integer_entries(T, "T", low=0))
+    gamma = check.number_between(gamma, "gamma", 0, 0.5, open_low=True)
     mu = (2 * T + 1) * (0.5 + gamma)
     return np.exp(-((mu - T) ** 2) / (2 * mu))
 
@@ -490,13 +499,15 @@ def bagging(X, y, n_estimators, rng, criterion="gini", max_features=None, **tree
     Raises
     ------
     ValueError
-        On bad shapes or values, or a bad ``n_estimators`` or ``rng``.
+        On bad shapes or values, a bad ``n_estimators`` or ``rng``, or a tree option that
+        :class:`DecisionTree` rejects (``TypeError`` for an unknown one).
     """
     X = check.matrix(X)
     n = X.shape[0]
     y = check.vector(y, n, "y")
     B = check.count(n_estimators, "n_estimators")
     rng = check.generator(rng)
+    DecisionTree(criterion, max_features=max_features, rng=rng, **tree_params)  # checks the tree options
     idx = rng.integers(0, n, size=(B, n))
     in_bag = np.stack([np.bincount(row, minlength=n) for row in idx])
     trees = [DecisionTree(criterion, max_features=max_features, rng=rng, **tree_params)
@@ -665,7 +676,8 @@ def gradient_boosting(X, y, n_estimators, learning_rate, max_depth, loss="square
     ValueError
         On bad shapes or values, labels outside {0, 1} (or only one class) for log loss,
         or a bad ``n_estimators``, ``learning_rate``, ``max_depth``, ``loss`` or
-        ``min_samples_leaf``.
+        ``min_samples_leaf``; or if the boosting diverges (the training loss overflows,
+        e.g. ``learning_rate`` far above 2 for squared error).
     """
     X = check.matrix(X)
     loss = check.choice(loss, BOOST_LOSSES, "loss")
@@ -683,9 +695,14 @@ def gradient_boosting(X, y, n_estimators, learning_rate, max_depth, loss="square
     min_leaf = check.count(min_samples_leaf, "min_samples_leaf")
     F = np.full(X.shape[0], F0)
     trees, losses = [], []
-    for _ in range(M):
+    for m in range(M + 1):
         value, r = _boost_loss(loss, y, F)
+        if not np.isfinite(value):
+            raise ValueError(f"gradient boosting diverged after {m} rounds (the training loss "
+                             f"overflowed): use a smaller learning_rate, below 2 for squared error")
         losses.append(value)
+        if m == M:
+            break
         h = DecisionTree("squared_error", max_depth=depth, min_samples_leaf=min_leaf).fit(X, r)
         leaf = h.apply(X)
         if loss == "log_loss":                     # Newton step in each leaf
@@ -697,5 +714,4 @@ def gradient_boosting(X, y, n_estimators, learning_rate, max_depth, loss="square
                                         num[reached] / np.maximum(den[reached], 1e-300), 0.0)
         F = F + nu * h.value[leaf]
         trees.append(h)
-    losses.append(_boost_loss(loss, y, F)[0])
     return GradientBoostingResult(F0, trees, nu, loss, np.array(losses))

@@ -9,6 +9,8 @@ samples) so that several estimators can share the same random numbers. ``log_joi
 maps an array ``z`` of shape ``(..., d)`` to ``log p(x, z)`` of shape ``(...)``.
 Logarithms are natural.
 """
+from contextlib import contextmanager
+
 import numpy as np
 import scipy.special
 
@@ -22,36 +24,46 @@ __all__ = [
 ]
 
 
+def _scales(s, d, name):
+    """``s`` (a number or shape (d,); ``d=None``: any length) as positive standard deviations."""
+    return check.positive_entries(check.vector(np.atleast_1d(check.as_float(s, name)), d, name), name)
+
+
 def _gaussian(m, s, eps):
     """Validate ``m``, ``s`` (shape (d,), scalars allowed) and ``eps`` (shape (..., S, d))."""
-    m = check.vector(np.atleast_1d(np.asarray(m, dtype=float)), None, "m")
-    s = check.vector(np.atleast_1d(np.asarray(s, dtype=float)), m.shape[0], "s")
-    if np.any(s <= 0):
-        raise ValueError("s must be positive")
+    m = check.vector(np.atleast_1d(check.as_float(m, "m")), None, "m")
+    s = _scales(s, m.shape[0], "s")
     eps = check.finite(eps, "eps")
     if eps.ndim < 2 or eps.shape[-1] != m.shape[0] or eps.shape[-2] == 0:
         raise ValueError(f"eps must have shape (..., S, {m.shape[0]}) with S >= 1, got {eps.shape}")
     return m, s, eps
 
 
-def _call(fn, z, name):
-    """Evaluate a user function on ``z`` and check that it returns finite values of shape ``z.shape[:-1]``."""
-    if not callable(fn):
-        raise ValueError(f"{name} must be callable")
-    out = np.asarray(fn(z), dtype=float)
-    if out.shape != z.shape[:-1] or not np.all(np.isfinite(out)):
-        raise ValueError(f"{name} must return finite values of shape {z.shape[:-1]}, got {out.shape}")
-    return out
+def _call(fn, z, name, shape):
+    """``fn(z)``, checked to be finite and of ``shape``; ``ValueError`` naming ``name`` otherwise."""
+    return check.returned(check.function(fn, name)(z), name, shape)
 
 
-def _call_grad(fn, z, name):
-    """Evaluate a gradient function on ``z``; it must return finite values of the shape of ``z``."""
-    if not callable(fn):
-        raise ValueError(f"{name} must be callable")
-    out = np.asarray(fn(z), dtype=float)
-    if out.shape != z.shape or not np.all(np.isfinite(out)):
-        raise ValueError(f"{name} must return finite values of shape {z.shape}, got {out.shape}")
-    return out
+@contextmanager
+def _diverging(t):
+    """Step ``t`` of an iteration: floating-point warnings are silenced (:func:`_converging`
+    reports overflow), and a ``ValueError`` after step 0 says that the iterates diverged."""
+    try:
+        with np.errstate(over="ignore", invalid="ignore", under="ignore"):
+            yield
+    except ValueError as err:
+        if t == 0:
+            raise
+        raise ValueError(f"{err}, at step {t}: the iterates diverged; use a smaller lr") from None
+
+
+def _converging(t, **iterates):
+    """``ValueError`` saying that the iterates diverged at step ``t`` if one of them is not
+    finite, or a standard deviation ``s`` is no longer positive (overflow or underflow)."""
+    for name, value in iterates.items():
+        if not np.all(np.isfinite(value)) or (name == "s" and np.any(value <= 0)):
+            what = "finite and positive" if name == "s" else "finite"
+            raise ValueError(f"the iterates diverged at step {t} ({name} is no longer {what}): use a smaller lr")
 
 
 def gaussian_entropy(s):
@@ -71,9 +83,7 @@ def gaussian_entropy(s):
     ValueError
         If ``s`` is not finite and positive.
     """
-    s = check.vector(np.atleast_1d(np.asarray(s, dtype=float)), None, "s")
-    if np.any(s <= 0):
-        raise ValueError("s must be positive")
+    s = _scales(s, None, "s")
     return float(np.sum(0.5 * np.log(2 * np.pi * np.e * s**2)))
 
 
@@ -134,7 +144,7 @@ def elbo(log_joint, m, s, eps):
         ``log_joint`` does not return finite values of shape (..., S).
     """
     m, s, eps = _gaussian(m, s, eps)
-    return _call(log_joint, m + s * eps, "log_joint").mean(axis=-1) + gaussian_entropy(s)
+    return _call(log_joint, m + s * eps, "log_joint", eps.shape[:-1]).mean(axis=-1) + gaussian_entropy(s)
 
 
 def _regression_inputs(X, y, lam, a, b):
@@ -219,7 +229,7 @@ def cavi_linear_regression(X, y, lam, a, b, n_iter=50):
     Raises
     ------
     ValueError
-        If an argument is invalid.
+        If an argument is invalid, or the computation overflows to NaN.
     """
     X, y, lam, a, b = _regression_inputs(X, y, lam, a, b)
     n_iter = check.count(n_iter, "n_iter")
@@ -232,7 +242,7 @@ def cavi_linear_regression(X, y, lam, a, b, n_iter=50):
         r = y - X @ mu                                                      # update q(α)
         shape, rate = a + N / 2, b + 0.5 * (r @ r + np.sum(XtX * Sigma))
         elbos.append(_regression_elbo(X, y, lam, a, b, mu, Sigma, log_det, shape, rate))
-    return mu, Sigma, shape, rate, np.array(elbos)
+    return mu, Sigma, shape, rate, check.no_nan_result(np.array(elbos), "X and y")
 
 
 def score_gradient(log_joint, m, s, eps):
@@ -263,7 +273,7 @@ def score_gradient(log_joint, m, s, eps):
     m, s, eps = _gaussian(m, s, eps)
     z = m + s * eps
     log_q = np.sum(-0.5 * eps**2 - np.log(s) - 0.5 * np.log(2 * np.pi), axis=-1)
-    weight = (_call(log_joint, z, "log_joint") - log_q)[..., None]
+    weight = (_call(log_joint, z, "log_joint", eps.shape[:-1]) - log_q)[..., None]
     grad_m = np.mean(eps / s * weight, axis=-2)
     grad_s = np.mean((eps**2 - 1) / s * weight, axis=-2)
     return np.stack([grad_m, grad_s], axis=-2)
@@ -295,7 +305,7 @@ def reparam_gradient(grad_log_joint, m, s, eps):
         As :func:`elbo`, with ``grad_log_joint`` returning the shape of ``z``.
     """
     m, s, eps = _gaussian(m, s, eps)
-    g = _call_grad(grad_log_joint, m + s * eps, "grad_log_joint")
+    g = _call(grad_log_joint, m + s * eps, "grad_log_joint", eps.shape)
     return np.stack([g.mean(axis=-2), (eps * g).mean(axis=-2) + 1 / s], axis=-2)
 
 
@@ -322,7 +332,7 @@ def log_weights(log_joint, m, s, eps):
     """
     m, s, eps = _gaussian(m, s, eps)
     log_q = np.sum(-0.5 * eps**2 - np.log(s) - 0.5 * np.log(2 * np.pi), axis=-1)
-    return _call(log_joint, m + s * eps, "log_joint") - log_q
+    return _call(log_joint, m + s * eps, "log_joint", eps.shape[:-1]) - log_q
 
 
 def iwae_bound(log_w):
@@ -381,17 +391,22 @@ def bbvi_gaussian(grad_log_joint, m0, s0, n_iter, n_samples, rng, lr=0.1):
     Raises
     ------
     ValueError
-        If an argument is invalid.
+        If an argument is invalid, ``grad_log_joint`` returns non-finite values or the wrong
+        shape, or the iterates diverge (overflow of ``m`` or ``s``: use a smaller ``lr``).
     """
-    m, s, _ = _gaussian(m0, s0, np.zeros((1, np.atleast_1d(m0).shape[0])))
+    grad_log_joint = check.function(grad_log_joint, "grad_log_joint")
+    m = check.vector(np.atleast_1d(check.as_float(m0, "m0")), None, "m0")
+    s = _scales(s0, m.shape[0], "s0")
     n_iter, n_samples = check.count(n_iter, "n_iter"), check.count(n_samples, "n_samples")
     rng, lr = check.generator(rng), check.positive(lr, "lr")
     m_path, s_path = [m], [s]
     for t in range(n_iter):
-        g = reparam_gradient(grad_log_joint, m, s, rng.standard_normal((n_samples, m.shape[0])))
-        step = lr / (1 + t) ** 0.6
-        m = m + step * g[0]
-        s = s * np.exp(step * s * g[1])
+        with _diverging(t):
+            g = reparam_gradient(grad_log_joint, m, s, rng.standard_normal((n_samples, m.shape[0])))
+            step = lr / (1 + t) ** 0.6
+            m = m + step * g[0]
+            s = s * np.exp(step * s * g[1])
+        _converging(t + 1, m=m, s=s)
         m_path.append(m)
         s_path.append(s)
     return np.array(m_path), np.array(s_path)
@@ -470,7 +485,8 @@ def sleep_phase(W, mu, sigma, V, c, s, n_steps, batch, rng, lr=0.05):
     Raises
     ------
     ValueError
-        If an argument is invalid.
+        If an argument is invalid, or the iterates diverge (``V``, ``c`` or ``s`` overflows:
+        use a smaller ``lr``).
     """
     W = check.matrix(W, "W")
     D, k = W.shape
@@ -478,18 +494,19 @@ def sleep_phase(W, mu, sigma, V, c, s, n_steps, batch, rng, lr=0.05):
     V, c = _recognition(V, c)
     if V.shape != (k, D):
         raise ValueError(f"V must have shape ({k}, {D}), got {V.shape}")
-    s = check.vector(s, k, "s")
-    if np.any(s <= 0):
-        raise ValueError("s must be positive")
+    s = check.positive_entries(check.vector(s, k, "s"), "s")
     n_steps, batch = check.count(n_steps, "n_steps"), check.count(batch, "batch")
     rng, lr = check.generator(rng), check.positive(lr, "lr")
     log_s, path = np.log(s), [(V, c, s)]
-    for _ in range(n_steps):
+    for t in range(n_steps):
         Z = rng.standard_normal((batch, k))
         X = Z @ W.T + mu + sigma * rng.standard_normal((batch, D))
-        _, dV, dc, dlog_s = sleep_gradient(V, c, log_s, X, Z)
-        V, c, log_s = V + lr * dV, c + lr * dc, log_s + lr * dlog_s
-        path.append((V, c, np.exp(log_s)))
+        with _diverging(t):
+            _, dV, dc, dlog_s = sleep_gradient(V, c, log_s, X, Z)
+            V, c, log_s = V + lr * dV, c + lr * dc, log_s + lr * dlog_s
+            s = np.exp(log_s)
+        _converging(t + 1, V=V, c=c, s=s)
+        path.append((V, c, s))
     return tuple(np.array(p) for p in zip(*path))
 
 
@@ -523,7 +540,7 @@ def linear_vae_elbo(X, W, b, psi, V, c, L):
     ------
     ValueError
         If a shape is wrong, a value is not finite, ``psi`` is not positive or ``L`` is not
-        lower triangular with a non-zero diagonal.
+        lower triangular with a non-zero diagonal, or the computation overflows to NaN.
     """
     X, W = check.matrix(X), check.matrix(W, "W")
     (n, D), k = X.shape, W.shape[1]
@@ -544,8 +561,10 @@ def linear_vae_elbo(X, W, b, psi, V, c, L):
          - 0.5 * (np.trace(S) + np.sum(M**2) / n - k - 2 * np.sum(np.log(np.abs(np.diag(L))))))
     G = R @ W / psi - M                               # ∂F/∂m_i (times n)
     dS = -W.T @ W / (2 * psi) - 0.5 * np.eye(k) + 0.5 * np.linalg.inv(S)
-    return float(F), (R.T @ M / (n * psi) - W @ S / psi, R.mean(axis=0) / psi,
-                      -D / (2 * psi) + E / (2 * psi**2), G.T @ X / n, G.mean(axis=0), np.tril(2 * dS @ L))
+    grads = (R.T @ M / (n * psi) - W @ S / psi, R.mean(axis=0) / psi,
+             -D / (2 * psi) + E / (2 * psi**2), G.T @ X / n, G.mean(axis=0), np.tril(2 * dS @ L))
+    check.no_nan_result(np.concatenate([np.ravel(g) for g in (F,) + grads]), "X, W, b, V, c and L")
+    return float(F), grads
 
 
 def _points(z, d=None):
@@ -624,7 +643,8 @@ def radial_flow(z, z0, alpha, beta):
     Raises
     ------
     ValueError
-        If a shape is wrong, a value is not finite or ``alpha`` is not positive.
+        If a shape is wrong, a value is not finite, ``alpha`` is not positive, or the
+        computation overflows to NaN.
     """
     z = _points(z)
     z0 = check.vector(z0, z.shape[-1], "z0")
@@ -635,7 +655,7 @@ def radial_flow(z, z0, alpha, beta):
     h = 1 / (alpha + r)
     bh = beta_hat * h
     log_det = (z.shape[-1] - 1) * np.log1p(bh) + np.log1p(bh - beta_hat * h**2 * r)
-    return z + bh[..., None] * diff, log_det
+    return check.no_nan_result(z + bh[..., None] * diff, "z and z0"), check.no_nan_result(log_det, "z and z0")
 
 
 def _quadratic_features(X):
@@ -669,7 +689,8 @@ def fantasy_regression(X_s, T_s, X_new):
     ------
     ValueError
         If a shape is wrong, a value is not finite, there are fewer fantasies than the
-        ``1 + D + D(D+1)/2`` features, or the features of the fantasies are linearly dependent.
+        ``1 + D + D(D+1)/2`` features, the features of the fantasies are linearly dependent, or
+        the computation overflows to NaN.
     """
     X_s, T_s, X_new = check.matrix(X_s, "X_s"), check.matrix(T_s, "T_s"), check.matrix(X_new, "X_new")
     S, D = X_s.shape
@@ -683,4 +704,4 @@ def fantasy_regression(X_s, T_s, X_new):
         beta = np.linalg.solve(Phi.T @ Phi, Phi.T @ T_s)
     except np.linalg.LinAlgError:
         raise ValueError("X_s: the quadratic features of the fantasies are linearly dependent") from None
-    return _quadratic_features(X_new) @ beta
+    return check.no_nan_result(_quadratic_features(X_new) @ beta, "X_s, T_s and X_new")
