@@ -135,6 +135,15 @@ def test_full_tree_fits_training_data():
     np.testing.assert_array_equal(trees.DecisionTree().fit(X, y).predict(X), y)
 
 
+def test_deep_tree_grows_without_recursion():
+    # alternating labels in 1-D: a path of depth n - 1, far beyond Python's recursion limit
+    X = np.arange(4000.0)[:, None]
+    y = np.arange(4000) % 2
+    tree = trees.DecisionTree().fit(X, y)
+    assert tree.n_leaves() == 4000
+    np.testing.assert_array_equal(tree.predict(X), y)
+
+
 def _sklearn_path(p):
     """sklearn also splits nodes whose Gini rounds just above 0; drop those α ≈ 1e-16 steps."""
     keep = p.ccp_alphas > 1e-12

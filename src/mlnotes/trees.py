@@ -259,7 +259,7 @@ class DecisionTree:
         self.classes_ = None if self.criterion == "squared_error" else np.unique(y)
         self.n_features_ = X.shape[1]
         self._nodes, self._pruned_at = [], None
-        self._grow(X, y, w, depth=0)
+        self._grow(X, y, w)
         cols = list(zip(*self._nodes))
         self.feature, self.left, self.right = (np.array(c, dtype=int) for c in cols[:3])
         self.threshold, self.impurity, self.weight = (np.array(c, dtype=float) for c in cols[3:6])
@@ -267,28 +267,36 @@ class DecisionTree:
         del self._nodes
         return self
 
-    def _grow(self, X, y, w, depth):
-        """Append the node for ``(X, y, w)`` and its subtree; return its id."""
-        stats = _targets(y, w, self.criterion, self.classes_).sum(axis=0)
-        impurity = float(_node_impurity(stats, self.criterion))
-        value = stats[1] / stats[0] if self.criterion == "squared_error" else stats / stats.sum()
-        wsum = float(stats[0] if self.criterion == "squared_error" else stats.sum())
-        node = len(self._nodes)
-        self._nodes.append([-1, -1, -1, np.nan, impurity, wsum, value])
-        if ((self.max_depth is not None and depth >= self.max_depth) or impurity <= 1e-12
-                or X.shape[0] < self.min_samples_split):
-            return node
-        d = X.shape[1]
-        feats = (np.arange(d) if self.max_features is None
-                 else np.sort(self.rng.choice(d, self.max_features, replace=False)))
-        j, s, _ = _best_split(X, y, w, self.criterion, self.min_samples_leaf, feats, self.classes_)
-        if j < 0:
-            return node
-        go_left = X[:, j] <= s
-        self._nodes[node][0], self._nodes[node][3] = j, s
-        self._nodes[node][1] = self._grow(X[go_left], y[go_left], w[go_left], depth + 1)
-        self._nodes[node][2] = self._grow(X[~go_left], y[~go_left], w[~go_left], depth + 1)
-        return node
+    def _grow(self, X, y, w):
+        """Append the nodes of the tree for ``(X, y, w)`` in depth-first order, left child first.
+
+        An explicit stack replaces recursion, so a deep tree cannot overflow Python's call
+        stack: each entry is a node's data, its depth and the parent slot for its id.
+        """
+        stack = [(X, y, w, 0, None)]
+        while stack:
+            X, y, w, depth, slot = stack.pop()
+            stats = _targets(y, w, self.criterion, self.classes_).sum(axis=0)
+            impurity = float(_node_impurity(stats, self.criterion))
+            value = stats[1] / stats[0] if self.criterion == "squared_error" else stats / stats.sum()
+            wsum = float(stats[0] if self.criterion == "squared_error" else stats.sum())
+            node = len(self._nodes)
+            self._nodes.append([-1, -1, -1, np.nan, impurity, wsum, value])
+            if slot is not None:                          # (parent, 1 for left or 2 for right)
+                self._nodes[slot[0]][slot[1]] = node
+            if ((self.max_depth is not None and depth >= self.max_depth) or impurity <= 1e-12
+                    or X.shape[0] < self.min_samples_split):
+                continue
+            d = X.shape[1]
+            feats = (np.arange(d) if self.max_features is None
+                     else np.sort(self.rng.choice(d, self.max_features, replace=False)))
+            j, s, _ = _best_split(X, y, w, self.criterion, self.min_samples_leaf, feats, self.classes_)
+            if j < 0:
+                continue
+            go_left = X[:, j] <= s
+            self._nodes[node][0], self._nodes[node][3] = j, s
+            stack.append((X[~go_left], y[~go_left], w[~go_left], depth + 1, (node, 2)))
+            stack.append((X[go_left], y[go_left], w[go_left], depth + 1, (node, 1)))  # popped first
 
     def apply(self, X):
         """Leaf id reached by each row of ``X`` (all rows descend the tree together).
