@@ -122,14 +122,15 @@ _QUICK_BOOK_FILES = {"tests/test_notebooks.py", "tests/test_claims_index.py", "t
 
 def chapter_selection(config, items):
     """Keep, for ``--chapter NN``: the chapter's notebook (nbval), ``tests/test_<module>.py``
-    for each mlnotes module it imports, and of the book-wide files the items that are about
+    and the bad-input table entries for each mlnotes module it imports, and of the book-wide files the items that are about
     this chapter (parametrised with its notebook) or about the whole book without visiting
     every page. The site checks then visit only the chapter's page and the pages it links to
     are checked for existence; JupyterLab opens only this chapter. The PDF is left out."""
     nb = chapter_notebook(config)
     if nb is None:
         return
-    unit = {f"tests/test_{m}.py" for m in imported_modules(nb)}
+    modules = imported_modules(nb)
+    unit = {f"tests/test_{m}.py" for m in modules}
     keep, drop = [], []
     for item in items:
         path = item.nodeid.split("::")[0]
@@ -137,6 +138,9 @@ def chapter_selection(config, items):
             ok = path == f"chapters/{nb.name}"
         elif path in unit:
             ok = True
+        elif path == "tests/test_bad_inputs.py":   # the tables of the modules it imports
+            ok = getattr(item, "callspec", None) is None or any(
+                f"[{m}." in item.nodeid or f"[{m}]" in item.nodeid for m in modules)
         elif path in _QUICK_BOOK_FILES:
             params = getattr(item, "callspec", None)
             ok = params is None or nb.name in item.nodeid
