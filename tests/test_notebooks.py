@@ -113,7 +113,7 @@ def test_front_matter_carries_the_config_macros():
             f"{path.name}: front matter differs from _config.yml; run python tools/frontmatter.py {path}"
 
 
-# The parts of ../shared/BOOK_PLAN.md, in order; the table of contents uses these captions.
+# The parts of ../shared/BOOK_PLAN.md and BOOK_PLAN_VOL2.md, in order; the table of contents uses these captions.
 PARTS = [
     "Part I. Probability and statistics",
     "Part II. Optimisation and linear models",
@@ -123,6 +123,13 @@ PARTS = [
     "Part VI. Neural networks",
     "Part VII. Unsupervised and probabilistic learning",
     "Part VIII. Sequential decisions",
+    "Part IX. Statistical inference",
+    "Part X. Linear and generalised linear models",
+    "Part XI. Learning theory",
+    "Part XII. Bayesian modelling and Monte Carlo",
+    "Part XIII. Graphical models and approximate inference",
+    "Part XIV. Convex optimisation in depth",
+    "Part XV. RKHS theory",
 ]
 
 

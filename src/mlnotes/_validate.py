@@ -14,7 +14,8 @@ __all__ = ["as_float", "finite", "matrix", "vector", "square", "spd", "number", 
            "nonnegative", "count", "flag", "choice", "probabilities", "labels", "generator", "seed",
            "function", "returned", "fitted", "instance_of", "interval_bounds", "index_array",
            "discrete_sample", "positive_entries", "matrix_with_columns", "integer_entries",
-           "number_between", "axis_index", "cache_layout", "no_nan_result"]
+           "number_between", "axis_index", "cache_layout", "no_nan_result", "level", "sample",
+           "groups", "design"]
 
 
 def as_float(x, name):
@@ -330,3 +331,56 @@ def no_nan_result(value, names):
     if np.any(np.isnan(np.asarray(value, dtype=float))):
         raise ValueError(f"the result is NaN because the computation overflowed: rescale {names}")
     return value
+
+
+def level(alpha, name="alpha"):
+    """``alpha`` as a significance (or error) level: a finite float strictly between 0 and 1."""
+    return number_between(alpha, name, 0.0, 1.0, open_low=True, open_high=True)
+
+
+def sample(x, name="x", min_size=1, batch=False):
+    """``x`` as a finite float sample of shape ``(n,)`` (or ``(..., n)`` if ``batch``: one
+    sample per leading index) with ``n >= min_size``."""
+    x = as_float(x, name)
+    if (x.ndim != 1 and not batch) or x.ndim == 0 or x.shape[-1] < min_size:
+        shape = "(..., n)" if batch else "(n,)"
+        raise ValueError(f"{name} must have shape {shape} with n >= {min_size} values, got {x.shape}")
+    return finite(x, name)
+
+
+def groups(values, name="groups", min_size=2, min_groups=2, batch=False):
+    """``values`` as a list of finite float samples, one per group (at least ``min_groups``),
+    each 1-D with at least ``min_size`` values; with ``batch``, arrays of shape ``(..., J_i)``
+    whose leading axes (independent layouts) agree."""
+    if isinstance(values, (str, bytes, np.ndarray)) or not hasattr(values, "__len__") \
+            or not hasattr(values, "__iter__"):
+        raise ValueError(f"{name} must be a list of 1-D arrays (one per group), "
+                         f"got {type(values).__name__}")
+    out = []
+    for i, g in enumerate(values):
+        g = finite(g, f"{name}[{i}]")
+        if g.ndim < 1 or (g.ndim > 1 and not batch) or g.shape[-1] < min_size:
+            raise ValueError(f"{name}[{i}] must be a 1-D array with at least {min_size} values"
+                             f"{' (or a batch of shape (..., J_i))' if batch else ''}, got shape {g.shape}")
+        if out and g.shape[:-1] != out[0].shape[:-1]:
+            raise ValueError(f"{name}[{i}] has leading shape {g.shape[:-1]}, but {name}[0] has "
+                             f"{out[0].shape[:-1]}: the batches of all groups must agree")
+        out.append(g)
+    if len(out) < min_groups:
+        raise ValueError(f"{name} must hold at least {min_groups} groups, got {len(out)}")
+    return out
+
+
+def design(X, name="X", intercept=False):
+    """``X`` as a finite ``(n, p)`` design matrix of full column rank with ``n > p``; with
+    ``intercept``, its first column must be the column of ones."""
+    X = matrix(X, name)
+    n, p = X.shape
+    if n <= p:
+        raise ValueError(f"{name} must have more rows than columns (n > p), got shape {X.shape}")
+    if intercept and not np.all(X[:, 0] == 1.0):
+        raise ValueError(f"{name} must have a first column of ones (the intercept)")
+    rank = np.linalg.matrix_rank(X)
+    if rank < p:
+        raise ValueError(f"{name} must have full column rank {p}, got rank {rank}")
+    return X
