@@ -15,7 +15,7 @@ __all__ = ["as_float", "finite", "matrix", "vector", "square", "spd", "number", 
            "function", "returned", "fitted", "instance_of", "interval_bounds", "index_array",
            "discrete_sample", "positive_entries", "matrix_with_columns", "integer_entries",
            "number_between", "axis_index", "cache_layout", "no_nan_result", "level", "sample",
-           "groups", "design"]
+           "groups", "design", "dataset", "square_stack"]
 
 
 def as_float(x, name):
@@ -384,3 +384,20 @@ def design(X, name="X", intercept=False):
     if rank < p:
         raise ValueError(f"{name} must have full column rank {p}, got rank {rank}")
     return X
+
+
+def dataset(S, name="S"):
+    """``S`` as a training set ``(X, y)``: a finite (n, d) matrix and a finite (n,) vector."""
+    if not isinstance(S, (tuple, list)) or len(S) != 2:
+        raise ValueError(f"{name} must be a pair (X, y) of an (n, d) array and an (n,) array, "
+                         f"got {type(S).__name__}")
+    X = matrix(S[0], f"{name}[0] (X)")
+    return X, vector(S[1], X.shape[0], f"{name}[1] (y)")
+
+
+def square_stack(K, name="K"):
+    """``K`` as a finite array of square matrices, shape (..., n, n) with n >= 1."""
+    K = finite(K, name)
+    if K.ndim < 2 or K.shape[-1] != K.shape[-2] or K.shape[-1] == 0:
+        raise ValueError(f"{name} must have shape (..., n, n) with n >= 1, got {K.shape}")
+    return K
