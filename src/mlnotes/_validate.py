@@ -15,7 +15,8 @@ __all__ = ["as_float", "finite", "matrix", "vector", "square", "spd", "number", 
            "function", "returned", "fitted", "instance_of", "interval_bounds", "index_array",
            "discrete_sample", "positive_entries", "matrix_with_columns", "integer_entries",
            "number_between", "axis_index", "cache_layout", "no_nan_result", "level", "sample",
-           "groups", "design", "dataset", "square_stack"]
+           "groups", "design", "dataset", "square_stack",
+           "stochastic_matrix"]
 
 
 def as_float(x, name):
@@ -401,3 +402,11 @@ def square_stack(K, name="K"):
     if K.ndim < 2 or K.shape[-1] != K.shape[-2] or K.shape[-1] == 0:
         raise ValueError(f"{name} must have shape (..., n, n) with n >= 1, got {K.shape}")
     return K
+
+
+def stochastic_matrix(P, name="P"):
+    """``P`` as a square row-stochastic matrix: non-negative entries, rows summing to 1."""
+    P = square(P, name)
+    if np.any(P < 0) or not np.allclose(P.sum(axis=1), 1.0, rtol=0, atol=1e-9):
+        raise ValueError(f"{name} must be row-stochastic: non-negative entries, rows summing to 1")
+    return P
