@@ -65,6 +65,9 @@ def test_notebook_hygiene(path):
             assert out["output_type"] != "error", f"code cell {i} has an error output"
             assert not (out["output_type"] == "stream" and out.get("name") == "stderr"), \
                 f"code cell {i} writes to stderr (a warning?): {''.join(out.get('text', ''))[:200]}"
+            shown = "".join(out.get("data", {}).get("text/plain", "")) + "".join(out.get("text", ""))
+            assert not re.search(r" at 0x[0-9a-fA-F]+>", shown), \
+                f"code cell {i} shows an object repr with a memory address (end the cell with plt.show() or ';'): {shown[:80]}"
     assert re.search(r"\bclaim(_close)?\(", "\n".join(_source(c) for c in code)), "no claim(...) checks"
     assert re.search(r"^# \d+\. \S", md, re.M), "the first heading must be '# N. Title'"
     assert re.search(r"\{admonition\}\s*Sources", md), "no Sources admonition"
@@ -179,6 +182,39 @@ def test_lines_breaking_inline_math_are_found():
     assert _lines_breaking_inline_math("a $x\n\n- y") == []
 
 
+def _display_math_glued_to_text(markdown):
+    """Lines ``$$`` that open a display formula right after a line of text.
+
+    Without a blank line before it, ``$$`` continues the paragraph as inline math: the site
+    still shows a formula, but the PDF typesets its TeX as text.
+    """
+    bad, inside, prev = [], False, ""
+    for line in markdown.splitlines():
+        s = line.strip()
+        if not inside and s.startswith("$$"):
+            if prev.strip() and not prev.strip().startswith(("```", ":")):
+                bad.append(prev.strip()[:80])
+            inside = not (len(s) > 4 and s.endswith("$$"))     # a formula on one line closes at once
+        elif inside and s.endswith("$$"):
+            inside = False
+        prev = line
+    return bad
+
+
+def test_display_math_glued_to_text_is_found():
+    assert _display_math_glued_to_text("text\n$$\nx\n$$") == ["text"]
+    assert _display_math_glued_to_text("text\n\n$$\nx\n$$\nmore") == []
+    assert _display_math_glued_to_text("text\n$$x = 1$$\nmore") == ["text"]
+    assert _display_math_glued_to_text("a\n\n$$x\ny$$\nb\n$$z$$") == ["b"]
+
+
+@pytest.mark.parametrize("path", NOTEBOOKS, ids=lambda p: p.name)
+def test_display_math_starts_a_block(path):
+    bad = [f"cell {i}: {line}" for i, cell in enumerate(_load(path)["cells"]) if cell["cell_type"] == "markdown"
+           for line in _display_math_glued_to_text(_source(cell))]
+    assert not bad, "a $$ display formula follows a line of text without a blank line:\n" + "\n".join(bad)
+
+
 @pytest.mark.parametrize("path", NOTEBOOKS, ids=lambda p: p.name)
 def test_no_line_breaks_an_inline_formula(path):
     bad = [f"cell {i}: {line}" for i, cell in enumerate(_load(path)["cells"]) if cell["cell_type"] == "markdown"
@@ -285,3 +321,14 @@ def test_references_to_later_chapters_say_which_chapter(path):
     bad = _forward_references(md, _chapter_number(path), _labels_by_chapter())
     assert not bad, ("references to labels of later chapters, on a line that does not say which "
                      "chapter (write 'Chapter N' or '§N.k' beside it):\n  " + "\n  ".join(bad))
+
+
+def test_numref_targets_are_in_the_same_chapter():
+    """{numref} to an exercise of another chapter resolves on the site but not in the PDF
+    (sphinx-exercise labels are local to their document in LaTeX): name it in prose instead."""
+    labels = {m.group(1): path for path in NOTEBOOKS
+              for m in re.finditer(r":label: ([\w-]+)", path.read_text(encoding="utf-8"))}
+    bad = [f"{path.name}: {m.group(1)}" for path in NOTEBOOKS
+           for m in re.finditer(r"\{numref\}`([\w-]+)`", path.read_text(encoding="utf-8"))
+           if labels.get(m.group(1), path) != path]
+    assert not bad, "numref to a label of another chapter:\n" + "\n".join(bad)

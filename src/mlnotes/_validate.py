@@ -16,7 +16,7 @@ __all__ = ["as_float", "finite", "matrix", "vector", "square", "spd", "number", 
            "discrete_sample", "positive_entries", "matrix_with_columns", "integer_entries",
            "number_between", "axis_index", "cache_layout", "no_nan_result", "level", "sample",
            "groups", "design", "dataset", "square_stack",
-           "stochastic_matrix"]
+           "stochastic_matrix", "edge_list"]
 
 
 def as_float(x, name):
@@ -410,3 +410,18 @@ def stochastic_matrix(P, name="P"):
     if np.any(P < 0) or not np.allclose(P.sum(axis=1), 1.0, rtol=0, atol=1e-9):
         raise ValueError(f"{name} must be row-stochastic: non-negative entries, rows summing to 1")
     return P
+
+
+def edge_list(edges, n_nodes, name="edges"):
+    """``edges`` as an int array of shape (m, 2) of distinct undirected pairs i != j of
+    nodes in ``0..n_nodes-1`` (an empty list gives shape (0, 2))."""
+    if isinstance(edges, (list, tuple, np.ndarray)) and len(edges) == 0:
+        return np.zeros((0, 2), dtype=int)
+    arr = integer_entries(edges, name, 0, n_nodes)
+    if arr.ndim != 2 or arr.shape[1] != 2:
+        raise ValueError(f"{name} must have shape (m, 2), got {arr.shape}")
+    if np.any(arr[:, 0] == arr[:, 1]):
+        raise ValueError(f"{name} must not contain self-loops (i, i)")
+    if len({tuple(sorted(e)) for e in arr.tolist()}) != len(arr):
+        raise ValueError(f"{name} must not contain the same edge twice")
+    return arr.astype(int)

@@ -531,7 +531,7 @@ def _block(mu, Sigma, a):
     Sigma = check.spd(Sigma, mu.size, "Sigma")[0]
     if isinstance(a, (bool, np.bool_, str)) or a is None:
         raise ValueError(f"a must be integer indices, got {a!r}")
-    a = np.asarray(check.index_array(np.atleast_1d(a), None, mu.size, "a"), dtype=int)
+    a = check.index_array([a] if isinstance(a, (int, np.integer)) else a, None, mu.size, "a")
     if np.unique(a).size != a.size:
         raise ValueError("a must not repeat an index")
     b = np.setdiff1d(np.arange(mu.size), a)

@@ -71,7 +71,8 @@ def tikhonov_kernel(K, y, lam):
     ValueError
         If ``K`` is not a finite symmetric PSD matrix, ``y`` has the wrong shape, or ``lam <= 0``.
     """
-    if np.ndim(K) == 2:
+    K = check.as_float(K, "K")
+    if K.ndim == 2:
         K = check.square(K, "K", symmetric=True)
         return kernels.kernel_ridge(K, y, K.shape[0] * check.positive(lam, "lam"))
     K, y = check.square_stack(K), check.finite(y, "y")          # a batch of problems, shape (B, n, n)
