@@ -272,8 +272,9 @@ def test_search_finds_each_chapter_by_its_title(server, tab, pages):
     page = tab.page
     first = chapters[0]
     page.goto(f"{base}/search.html?q={queries[first].replace(' ', '+')}", wait_until="load")
-    wait_for(page, "() => document.querySelector('#search-results ul.search li') !== null",
-             f"the search page to list results for {queries[first]!r}", 120)
+    # results are appended one at a time (5 ms apart); the summary line appears when all are listed
+    wait_for(page, "() => /Search finished/.test(document.querySelector('#search-results p.search-summary')"
+                   "?.innerText ?? '')", f"the search page to list all results for {queries[first]!r}", 120)
     links = page.eval_on_selector_all("#search-results ul.search li a", "els => els.map(a => a.href)")
     assert any(first in link for link in links), f"the search page did not find {first}: {links[:5]}"
     found = page.evaluate("""queries => Object.fromEntries(Object.entries(queries).map(([rel, q]) => {

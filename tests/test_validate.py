@@ -103,3 +103,30 @@ def test_new_checks_accept_good_values():
 def test_new_checks_reject_bad_values_by_name(call, match):
     with pytest.raises(ValueError, match=match):
         call()
+
+
+def test_point_and_grid_checks_of_part_xiv():
+    X, single = check.points([1.0, 2.0], 2, "x")
+    assert X.shape == (1, 2) and single
+    X, single = check.points(np.zeros((3, 2)), None, "x")
+    assert X.shape == (3, 2) and not single
+    assert check.norm_order(np.inf) == np.inf and check.norm_order(3) == 3.0
+    assert check.nonempty([[1.0]], "x", ndim=2).shape == (1, 1)
+    np.testing.assert_array_equal(check.increasing_grid([0, 1, 3]), [0.0, 1.0, 3.0])
+
+
+@pytest.mark.parametrize("call, match", [
+    (lambda: check.points(np.zeros((2, 3)), 2, "x"), r"x must have shape \(2,\) or \(m, 2\)"),
+    (lambda: check.points(np.zeros((0, 2)), None, "x"), r"x must have shape"),
+    (lambda: check.points([1.0, np.nan], 2, "x"), "x must be finite"),
+    (lambda: check.norm_order(0.5), "ord must be a number >= 1"),
+    (lambda: check.norm_order(True, "p"), "p must be a number >= 1"),
+    (lambda: check.norm_order(np.nan), "ord must be a number >= 1"),
+    (lambda: check.nonempty([], "x"), "x must be a non-empty array"),
+    (lambda: check.nonempty([1.0], "x", ndim=2), "x must be a non-empty 2-D array"),
+    (lambda: check.increasing_grid([0, 1, 1]), "grid must be a strictly increasing"),
+    (lambda: check.increasing_grid([0, 1], "ts"), "ts must be a strictly increasing 1-D array of at least 3"),
+])
+def test_point_and_grid_checks_reject_bad_values_by_name(call, match):
+    with pytest.raises(ValueError, match=match):
+        call()

@@ -16,7 +16,8 @@ __all__ = ["as_float", "finite", "matrix", "vector", "square", "spd", "number", 
            "discrete_sample", "positive_entries", "matrix_with_columns", "integer_entries",
            "number_between", "axis_index", "cache_layout", "no_nan_result", "level", "sample",
            "groups", "design", "dataset", "square_stack",
-           "stochastic_matrix", "edge_list"]
+           "stochastic_matrix", "edge_list", "points", "norm_order",
+           "nonempty", "increasing_grid"]
 
 
 def as_float(x, name):
@@ -425,3 +426,41 @@ def edge_list(edges, n_nodes, name="edges"):
     if len({tuple(sorted(e)) for e in arr.tolist()}) != len(arr):
         raise ValueError(f"{name} must not contain the same edge twice")
     return arr.astype(int)
+
+
+def points(x, n, name):
+    """``x`` as a finite ``(m, n)`` array of points (rows) and whether it was one point: a
+    vector of shape ``(n,)`` becomes one row; ``n=None`` accepts any dimension."""
+    arr = finite(x, name)
+    if arr.ndim == 1:
+        return vector(arr, n, name)[None, :], True
+    if arr.ndim != 2 or arr.shape[0] == 0 or arr.shape[1] == 0 or (n is not None and arr.shape[1] != n):
+        dim = n if n else "n"
+        raise ValueError(f"{name} must have shape ({dim},) or (m, {dim}), got {arr.shape}")
+    return arr, False
+
+
+def norm_order(p, name="ord"):
+    """``p`` as a float in ``[1, inf]``, the order of an l_p norm (``np.inf`` for the max norm)."""
+    ok = isinstance(p, (int, float, np.integer, np.floating)) and not isinstance(p, (bool, np.bool_))
+    if not ok or np.isnan(p) or p < 1:
+        raise ValueError(f"{name} must be a number >= 1 or np.inf (the order of an l_p norm), got {p!r}")
+    return float(p)
+
+
+def nonempty(x, name, ndim=None):
+    """``x`` as a finite float array with at least one entry (and exactly ``ndim`` dimensions
+    if ``ndim`` is given)."""
+    x = finite(x, name)
+    if x.size == 0 or (ndim is not None and x.ndim != ndim):
+        shape = f"{ndim}-D " if ndim is not None else ""
+        raise ValueError(f"{name} must be a non-empty {shape}array, got shape {x.shape}")
+    return x
+
+
+def increasing_grid(grid, name="grid", min_size=3):
+    """``grid`` as a strictly increasing finite 1-D array of at least ``min_size`` points."""
+    grid = nonempty(grid, name, ndim=1)
+    if grid.size < min_size or np.any(np.diff(grid) <= 0):
+        raise ValueError(f"{name} must be a strictly increasing 1-D array of at least {min_size} points")
+    return grid

@@ -1,0 +1,32 @@
+import numpy as np
+
+_P = np.array([[0.0, 0.0], [1.0, 0.0], [0.0, 1.0], [1.0, 1.0]])
+_Q = _P + 3.0
+
+SPECS = {
+    "convex_combination": (lambda: dict(points=_P.copy(), weights=np.full(4, 0.25)),
+                           {"points": "array", "weights": "probabilities"}),
+    "in_convex_hull": (lambda: dict(points=_P.copy(), x=np.array([0.5, 0.5])),
+                       {"points": "array", "x": "array"}),
+    "convex_hull_2d": (lambda: dict(points=_P.copy()), {"points": "array"}),
+    "polygon_halfspaces": (lambda: dict(vertices=_P[[0, 1, 3, 2]].copy()), {"vertices": "array"}),
+    "in_ellipsoid": (lambda: dict(x=np.array([0.1, 0.2]), xc=np.zeros(2), P=np.eye(2)),
+                     {"x": "array", "xc": "array", "P": "array"}),
+    "in_norm_cone": (lambda: dict(x=np.array([0.3, 0.4]), t=1.0, ord=2),
+                     {"x": "array", "t": "array"}),
+    "dual_norm": (lambda: dict(y=np.array([0.3, -0.4]), ord=1), {"y": "array"}),
+    "perspective_image": (lambda: dict(points=np.array([[1.0, 2.0, 1.0]])), {"points": "array"}),
+    "linear_fractional": (lambda: dict(A=np.eye(2), b=np.zeros(2), c=np.array([0.1, 0.1]), d=1.0,
+                                       x=np.array([0.5, 0.5])),
+                          {"A": "array", "b": "array", "c": "array", "d": "number", "x": "array"}),
+    "separating_hyperplane": (lambda: dict(C_points=_P.copy(), D_points=_Q.copy(), tol=1e-9),
+                              {"C_points": "array", "D_points": "array", "tol": "positive"}),
+    "supporting_hyperplane_ball": (lambda: dict(center=np.zeros(2), radius=1.0, x0=np.array([0.6, 0.8])),
+                                   {"center": "array", "radius": "positive", "x0": "array"}),
+    "in_dual_cone": (lambda: dict(y=np.array([1.0, 1.0]), generators=np.eye(2)),
+                     {"y": "array", "generators": "array"}),
+    "pareto_minimal": (lambda: dict(points=_P.copy()), {"points": "array"}),
+    "minimum_element": (lambda: dict(points=_P.copy()), {"points": "array"}),
+    "scalarise": (lambda: dict(points=_P.copy(), lam=np.array([1.0, 2.0])),
+                  {"points": "array", "lam": "array"}),
+}
