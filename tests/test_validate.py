@@ -130,3 +130,12 @@ def test_point_and_grid_checks_of_part_xiv():
 def test_point_and_grid_checks_reject_bad_values_by_name(call, match):
     with pytest.raises(ValueError, match=match):
         call()
+
+
+def test_point_sets_of_a_kernel():
+    X, Y = check.point_sets([[1.0, 2.0]], None)
+    assert Y is X
+    with pytest.raises(ValueError, match="Y must"):
+        check.point_sets(np.zeros((2, 2)), np.zeros((2, 3)))
+    with pytest.raises(ValueError, match="A must be"):
+        check.point_sets([1.0], None, names=("A", "B"))

@@ -17,7 +17,7 @@ __all__ = ["as_float", "finite", "matrix", "vector", "square", "spd", "number", 
            "number_between", "axis_index", "cache_layout", "no_nan_result", "level", "sample",
            "groups", "design", "dataset", "square_stack",
            "stochastic_matrix", "edge_list", "points", "norm_order",
-           "nonempty", "increasing_grid"]
+           "nonempty", "increasing_grid", "point_sets"]
 
 
 def as_float(x, name):
@@ -464,3 +464,12 @@ def increasing_grid(grid, name="grid", min_size=3):
     if grid.size < min_size or np.any(np.diff(grid) <= 0):
         raise ValueError(f"{name} must be a strictly increasing 1-D array of at least {min_size} points")
     return grid
+
+
+def point_sets(X, Y, names=("X", "Y")):
+    """The two point sets of a kernel evaluation as finite 2-D arrays with the same number of
+    columns; ``Y=None`` means ``Y = X``."""
+    X = matrix(X, names[0])
+    if Y is None:
+        return X, X
+    return X, matrix_with_columns(Y, X.shape[1], names[1])

@@ -26,14 +26,6 @@ __all__ = [
 
 
 # ------------------------------------------------------------------------ helpers
-def _pair(X, Y):
-    """Validate the two point sets of a kernel; ``Y=None`` means ``Y = X``."""
-    X = check.matrix(X, "X")
-    if Y is None:
-        return X, X
-    return X, check.matrix_with_columns(Y, X.shape[1], "Y")
-
-
 def _gamma(gamma, d):
     """scikit-learn's default ``gamma = 1 / d``, otherwise a positive number."""
     return 1.0 / d if gamma is None else check.positive(gamma, "gamma")
@@ -159,7 +151,7 @@ def linear_kernel(X, Y=None):
     ValueError
         If ``X`` or ``Y`` is not a finite 2-D array, or their widths differ.
     """
-    X, Y = _pair(X, Y)
+    X, Y = check.point_sets(X, Y)
     return X @ Y.T
 
 
@@ -192,7 +184,7 @@ def polynomial_kernel(X, Y=None, degree=3, gamma=None, coef0=1.0):
         If an input is invalid (shapes, NaN, ``degree < 1``, ``gamma <= 0``, ``coef0 < 0``),
         or the kernel values overflow.
     """
-    X, Y = _pair(X, Y)
+    X, Y = check.point_sets(X, Y)
     degree = check.count(degree, "degree")
     gamma = _gamma(gamma, X.shape[1])
     coef0 = check.nonnegative(coef0, "coef0")
@@ -235,7 +227,7 @@ def rbf_kernel(X, Y=None, gamma=None):
     and keeps the cancellation small for data far from the origin.
     """
     same = Y is None
-    X, Y = _pair(X, Y)
+    X, Y = check.point_sets(X, Y)
     gamma = _gamma(gamma, X.shape[1])
     centre = np.vstack([X, Y]).mean(axis=0)    # a common shift leaves the distances as they
     X, Y = X - centre, Y - centre              # are, and near 0 the Gram form cancels little
@@ -273,7 +265,7 @@ def sigmoid_kernel(X, Y=None, gamma=None, coef0=1.0):
     ValueError
         If an input is invalid (shapes, NaN, ``gamma <= 0``, non-finite ``coef0``).
     """
-    X, Y = _pair(X, Y)
+    X, Y = check.point_sets(X, Y)
     gamma = _gamma(gamma, X.shape[1])
     coef0 = check.number(coef0, "coef0")
     return np.tanh(gamma * (X @ Y.T) + coef0)

@@ -25,14 +25,6 @@ _MAX_FEATURES = 10**6
 
 
 # ------------------------------------------------------------------------ helpers
-def _pair(X, Y):
-    """Validate the two point sets of a kernel; ``Y=None`` means ``Y = X``."""
-    X = check.matrix(X, "X")
-    if Y is None:
-        return X, X
-    return X, check.matrix_with_columns(Y, X.shape[1], "Y")
-
-
 def _centred_coefficients(c, name):
     """``c`` as a finite complex 1-D array of odd length (coefficients ``l = -L..L``)."""
     if isinstance(c, (str, bytes)) or c is None:
@@ -97,7 +89,7 @@ def taylor_series_kernel(X, Y, coeffs):
     -------
     K : ndarray, shape (n, m)
     """
-    X, Y = _pair(X, Y)
+    X, Y = check.point_sets(X, Y)
     a = check.vector(coeffs, None, "coeffs")
     if np.any(a < 0):
         raise ValueError("coeffs must be non-negative (a_n >= 0 makes the kernel PSD)")
@@ -122,7 +114,7 @@ def exponentiated_quadratic(X, Y, ell):
     -------
     K : ndarray, shape (n, m)
     """
-    X, Y = _pair(X, Y)
+    X, Y = check.point_sets(X, Y)
     ell = check.positive(ell, "ell")
     sq = (X**2).sum(1)[:, None] + (Y**2).sum(1)[None, :] - 2 * X @ Y.T
     return np.exp(-np.maximum(sq, 0.0) / (2 * ell**2))
