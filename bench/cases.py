@@ -576,29 +576,47 @@ def _tsne_setup(n):
 class _Embedding:
     Y: np.ndarray
     X: np.ndarray
+    seed: int
 
 
 def _tsne_ours(D):
     res = embedding.tsne(D["X"], TSNE_PERPLEXITY, TSNE_ITER, np.random.default_rng(D["seed"]),
                          exaggeration=TSNE_EXAGGERATION)
-    return _Embedding(res.Y, D["X"])
+    return _Embedding(res.Y, D["X"], D["seed"])
 
 
 def _tsne_ref(D):
     model = TSNE(method="exact", perplexity=TSNE_PERPLEXITY, early_exaggeration=TSNE_EXAGGERATION,
                  init="random", max_iter=TSNE_ITER, random_state=D["seed"])
-    return _Embedding(model.fit(D["X"]).embedding_, D["X"])
+    return _Embedding(model.fit(D["X"]).embedding_, D["X"], D["seed"])
 
 
-def _tsne_agree(ours, ref):
+def _tsne_quality(e, P):
+    return embedding.kl_divergence(P, embedding.joint_q(e.Y)[0]), trustworthiness(e.X, e.Y, n_neighbors=10)
+
+
+def _tsne_agree(ours, ref, restarts=4):
     # Different random starts give different embeddings: compare their quality on the same
-    # P (the KL divergence of each final embedding) and how well each keeps neighbours.
-    X = ours.X
-    P = embedding.joint_p(X, TSNE_PERPLEXITY)
-    kl = [embedding.kl_divergence(P, embedding.joint_q(e.Y)[0]) for e in (ours, ref)]
-    trust = [trustworthiness(X, e.Y, n_neighbors=10) for e in (ours, ref)]
-    return (ours.Y.shape == ref.Y.shape and abs(kl[0] - kl[1]) <= 0.15 * max(kl)
-            and abs(trust[0] - trust[1]) <= 0.03)
+    # P (the KL divergence of each final embedding) and how well each keeps neighbours. One
+    # start of either method can land in a worse local optimum (which one depends on the
+    # machine's rounding): then both are run from `restarts` more starts and the medians of
+    # the five are compared instead.
+    P = embedding.joint_p(ours.X, TSNE_PERPLEXITY)
+    runs = [[_tsne_quality(ours, P)], [_tsne_quality(ref, P)]]
+
+    def close():
+        (kl0, tr0), (kl1, tr1) = (np.median(np.array(r), axis=0) for r in runs)
+        return abs(kl0 - kl1) <= 0.15 * max(kl0, kl1) and abs(tr0 - tr1) <= 0.03
+
+    if ours.Y.shape != ref.Y.shape:
+        return False
+    if close():
+        return True
+    for k in range(1, restarts + 1):
+        D = {"X": ours.X, "seed": ours.seed + k}
+        runs[0].append(_tsne_quality(_tsne_ours(D), P))
+        runs[1].append(_tsne_quality(_tsne_ref(D), P))
+    return close()
 
 
 TSNE_CASE = Case(
@@ -616,7 +634,8 @@ TSNE_CASE = Case(
     note="The same exact O(n²) gradient descent with momentum, gains and early exaggeration "
          "(scikit-learn restarts momentum and gains when the exaggeration ends, ours carries them "
          "on) from different random starts, so the embeddings are compared by their KL "
-         "divergence under the same P and by trustworthiness.",
+         "divergence under the same P and by trustworthiness (as medians of five starts when "
+         "one start of either lands in a worse local optimum).",
 )
 
 

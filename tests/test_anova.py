@@ -257,3 +257,13 @@ def test_two_way_batch_equals_one_layout_at_a_time(shape):
         np.testing.assert_allclose(batch.p_value[r], single.p_value, rtol=1e-10)
         np.testing.assert_allclose(batch.delta[r], single.delta, atol=1e-13)
     assert batch.sources == (("A", "B", "AB", "E") if shape[-1] > 1 else ("A", "B", "AB"))
+
+
+def test_bad_calls_found_by_hardening():
+    # a level code of 1e12 made bincount allocate 8 TB
+    with pytest.raises(ValueError, match="levels_a must use every level"):
+        anova.anova_design_matrix(np.array([0, 10**12]))
+    with pytest.raises(ValueError, match="overflowed: rescale groups"):
+        anova.one_way_anova([np.array([1e300, -1e300]), np.array([1.0, 2.0])])
+    with pytest.raises(ValueError, match="overflowed: rescale Y"):
+        anova.two_way_anova(np.array([[1e300, -1e300], [1.0, 2.0]]))

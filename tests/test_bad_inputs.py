@@ -36,6 +36,37 @@ def _not_summing_to_one(valid):
     return arr * 2 + 0.1
 
 
+def _inf_entry(valid):
+    arr = np.array(valid, dtype=float, order="C")   # C order, so reshape(-1) is a view
+    if arr.size == 0:
+        return [np.inf]
+    arr.reshape(-1)[-1] = np.inf
+    return arr
+
+
+def _one_row_short(valid):
+    """``valid`` without its last row: for an argument whose length must match another's."""
+    arr = np.asarray(valid)
+    return arr[:-1] if arr.ndim and len(arr) > 1 else np.concatenate([np.atleast_1d(arr)] * 2)
+
+
+def _one_row_more(valid):
+    arr = np.asarray(valid)
+    return np.concatenate([arr, arr[:1]]) if arr.ndim else np.array([arr, arr])
+
+
+def _asymmetric(valid):
+    arr = np.array(valid, dtype=float)
+    arr[0, -1] += 1.0 + abs(arr[0, -1])
+    return arr
+
+
+def _indefinite(valid):
+    """Symmetric, but with a negative eigenvalue: ``valid - (lambda_max + 1) I``."""
+    arr = np.array(valid, dtype=float)
+    return arr - (np.linalg.eigvalsh((arr + arr.T) / 2).max() + 1.0) * np.eye(len(arr))
+
+
 def _negative_entry(valid):
     arr = np.array(valid, dtype=float, order="C")   # C order, so reshape(-1) is a view
     flat = arr.reshape(-1)
@@ -46,7 +77,13 @@ def _negative_entry(valid):
 _NUMBER = ["1.0", None, np.nan, np.inf, -np.inf, True, [1.0, 2.0], object()]
 # Bad values of each kind: constants, or functions of the valid value of that argument.
 KINDS = {
-    "array": ["abc", [[1.0, 2.0], [3.0]], None, object(), _nan_like],
+    "array": ["abc", [[1.0, 2.0], [3.0]], None, object(), _nan_like, _inf_entry],
+    # an array in which +-inf is a legitimate value (an unbounded box, a limit of the sigmoid)
+    "extended": ["abc", [[1.0, 2.0], [3.0]], None, object(), _nan_like],
+    # an array whose length must match another argument's (y with X, weights with x, ...)
+    "rows": ["abc", [[1.0, 2.0], [3.0]], None, object(), _nan_like, _inf_entry, _one_row_short, _one_row_more],
+    # a symmetric positive semi-definite matrix (a Gram or covariance matrix)
+    "psd": ["abc", [[1.0, 2.0], [3.0]], None, object(), _nan_like, _inf_entry, _asymmetric, _indefinite],
     "probabilities": ["abc", None, [[0.5, 0.5], [1.0]], _nan_like, _not_summing_to_one, _negative_entry],
     "number": _NUMBER,
     "positive": _NUMBER + [0.0, -1.0, -1e-300],
@@ -62,6 +99,11 @@ KINDS = {
     "object": ["abc", None, 3, object(), np.ones(3)],
     "string": [3, None, 1.5, object(), ["a"]],
 }
+
+
+def _derived(bad):
+    """Whether ``bad`` is a function of the valid value (defined here) rather than a constant."""
+    return callable(bad) and not isinstance(bad, type) and getattr(bad, "__module__", None) == __name__
 
 
 @functools.lru_cache(maxsize=None)
@@ -154,10 +196,11 @@ def test_bad_values_are_rejected_by_name(module, name, data):
     kinds = entry[1]
     arg = data.draw(st.sampled_from(sorted(kinds)), label="argument")
     kind = kinds[arg]
-    bads = [b for b in KINDS[kind.rstrip("?")] if not (kind.endswith("?") and b is None)]
     kwargs = entry[0]()
+    bads = [b for b in KINDS[kind.rstrip("?")] if not (kind.endswith("?") and b is None)
+            and not (_derived(b) and kwargs[arg] is None)]   # nothing to derive a bad value from
     bad = data.draw(st.sampled_from(bads), label="bad value")
-    if callable(bad) and not isinstance(bad, type) and getattr(bad, "__module__", None) == __name__:
+    if _derived(bad):
         bad = bad(kwargs[arg])
     kwargs[arg] = bad
     fn = _target(module, name, entry)
@@ -174,7 +217,10 @@ def _bad_values(kind, valid):
     for bad in KINDS[kind.rstrip("?")]:
         if kind.endswith("?") and bad is None:
             continue
-        yield bad(valid) if callable(bad) and getattr(bad, "__module__", None) == __name__ else bad
+        if not _derived(bad):
+            yield bad
+        elif valid is not None:     # a derived bad value needs a valid value to start from
+            yield bad(valid)
 
 
 def test_every_bad_value_of_every_kind_is_rejected():
@@ -196,3 +242,32 @@ def test_every_bad_value_of_every_kind_is_rejected():
                             problems.append(f"{module}.{name}({arg}={bad!r:.40}): {err}")
     assert calls > 1000 and not problems, f"{len(problems)} of {calls} bad calls not rejected by name:\n" + \
         "\n".join(problems[:30])
+
+
+def _cases():
+    out = []
+    for module in MODULES:
+        for label in sorted(getattr(_load(module), "CASES", {})):
+            out.append(pytest.param(module, label, id=f"{module}:{label}"))
+    return out
+
+
+@pytest.mark.parametrize("module, label", _cases())
+def test_bad_cases_are_rejected_by_name(module, label):
+    """The bad calls that no kind describes (a mismatch between two arguments, an overflow, a
+    target with no mass, a tolerance below the float spacing, an infeasible problem): each
+    ``CASES`` entry must be rejected by mlnotes with a message naming the argument."""
+    table = _load(module)
+    name, make_kwargs, arg = table.CASES[label]
+    entry = table.SPECS.get(name)
+    assert entry is not None, f"CASES[{label!r}] names {name!r}, which has no SPECS entry"
+    fn = _target(module, name, entry)
+    assert arg in inspect.signature(fn).parameters, f"CASES[{label!r}]: {name} has no argument {arg!r}"
+    kwargs = make_kwargs()
+    with pytest.raises((ValueError, TypeError)) as info:
+        fn(**kwargs)
+    err = info.value
+    assert _raised_inside_mlnotes(err), (
+        f"{module}.{name} [{label}] was rejected by {traceback.extract_tb(err.__traceback__)[-1].filename}, "
+        f"not by mlnotes: {type(err).__name__}: {err}")
+    assert arg in str(err), f"{module}.{name} [{label}]: the message does not name {arg!r}: {err}"

@@ -170,8 +170,124 @@ def test_damping_on_frustrated_triangle():
     edges = np.array([(0, 1), (1, 2), (2, 0)])
     h = np.array([0.3, -0.2, 0.1])
     mrf = bethe.PairwiseMRF(np.column_stack([-h, h]), np.tile([[-5.0, 5.0], [5.0, -5.0]], (3, 1, 1)), edges)
-    assert not bethe.loopy_bp(mrf, damping=0.0, max_iter=400).converged
+    with pytest.warns(RuntimeWarning, match="max_iter=400"):
+        assert not bethe.loopy_bp(mrf, damping=0.0, max_iter=400).converged
     assert bethe.loopy_bp(mrf, damping=0.5, max_iter=300).converged
+
+
+def test_result_class_is_loopy_bp_result():
+    """bethe's result class is LoopyBPResult, not a second class named like graphical.BPResult."""
+    mrf = _random(TREE, 6, 0)
+    assert isinstance(bethe.loopy_bp(mrf), bethe.LoopyBPResult)
+    assert not hasattr(bethe, "BPResult") and "BPResult" not in bethe.__all__
+
+
+def test_loopy_bp_from_random_messages_matches_an_ep_step_and_the_same_fixed_point():
+    """One parallel step from random messages equals the EP update with factorised sites (cavity,
+    tilted pair, marginal projection written out here), and the iteration reaches the same fixed
+    point as from uniform messages."""
+    edges = np.array([(0, 1), (1, 2), (0, 2), (2, 3), (1, 3)])
+    mrf = _random(edges, 4, 3, K=3)
+    rng = np.random.default_rng(1)
+    M0 = rng.uniform(0.1, 1.0, (10, 3))
+    M0 /= M0.sum(1, keepdims=True)
+    f_node, f_edge = np.exp(mrf.unary), np.exp(mrf.pairwise)
+    expected = []
+    for e, (i, j) in enumerate(edges):
+        into = lambda t, skip: np.prod([M0[2 * d + (t == a)] for d, (a, b) in enumerate(edges)  # noqa: E731
+                                        if t in (a, b) and skip not in (a, b)], axis=0)
+        c_i, c_j = f_node[i] * into(i, j), f_node[j] * into(j, i)
+        tilted = f_edge[e] * np.outer(c_i, c_j)
+        m_ij, m_ji = tilted.sum(0) / c_j, tilted.sum(1) / c_i
+        expected += [m_ij / m_ij.sum(), m_ji / m_ji.sum()]
+    with pytest.warns(RuntimeWarning, match="loopy_bp"):
+        one = bethe.loopy_bp(mrf, damping=0.0, max_iter=1, init=M0 * 5.0)
+    np.testing.assert_allclose(one.messages, np.array(expected), atol=1e-12)
+    a, b = bethe.loopy_bp(mrf, init=M0), bethe.loopy_bp(mrf)
+    np.testing.assert_allclose(a.node_beliefs, b.node_beliefs, atol=1e-8)
+    with pytest.raises(ValueError, match="init"):
+        bethe.loopy_bp(mrf, init=M0[:-1])
+    with pytest.raises(ValueError, match="init"):
+        bethe.loopy_bp(mrf, init=-M0)
+
+
+def test_trw_refuses_an_unconverged_bound():
+    """Regression: trw_bp returned log_z_upper from unconverged messages. After one undamped
+    iteration on this strongly coupled grid that value is far *below* log Z, so it is no bound."""
+    edges = _grid(3, 3)
+    rng = np.random.default_rng(0)
+    mrf = bethe.PairwiseMRF(rng.normal(0, 1, (9, 2)), rng.normal(0, 4, (12, 2, 2)), edges)
+    rho = bethe.edge_appearance_uniform(edges, 9)
+    logz = bethe.exact_log_partition(mrf)
+    node, edge, _, converged, _, _ = bethe._message_passing(mrf, rho, "parallel", 0.0, 1, 1e-10)
+    h_node, mi = bethe._entropies(mrf, node, edge)
+    unconverged_value = bethe._expected_log_potential(mrf, node, edge) + h_node.sum() - rho @ mi
+    assert not converged and unconverged_value < logz - 1.0          # what the old code returned
+    with pytest.raises(ValueError, match="max_iter"):
+        bethe.trw_bp(mrf, rho, damping=0.0, max_iter=1)
+    trw = bethe.trw_bp(mrf, rho, damping=0.5, max_iter=5000)
+    assert trw.converged and trw.log_z_upper >= logz
+
+
+def test_naive_mean_field_warns_when_unconverged():
+    mrf = _random(_grid(3, 3), 9, 11, scale=3.0)
+    with pytest.warns(RuntimeWarning, match="naive_mean_field"):
+        assert not bethe.naive_mean_field(mrf, max_iter=1).converged
+
+
+def _chain_precision(n, seed, r=0.3):
+    rng = np.random.default_rng(seed)
+    J = np.eye(n)
+    for i, j in _grid(3, 3) if n == 9 else [(k, k + 1) for k in range(n - 1)]:
+        J[i, j] = J[j, i] = rng.uniform(-r, r)
+    return J, rng.normal(size=n)
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_gaussian_bp_walk_summable_grid_exact_means(seed):
+    """Walk-summable loopy model: BP converges, means = J^-1 h (numpy solve), variances are
+    close to but not equal to diag(J^-1) (Weiss and Freeman 2001)."""
+    J, h = _chain_precision(9, seed)
+    assert bethe.walk_summability(J) < 1
+    r = bethe.gaussian_bp(J, h)
+    assert r.converged
+    np.testing.assert_allclose(r.means, np.linalg.solve(J, h), atol=1e-9)
+    var = np.diag(np.linalg.inv(J))
+    assert 1e-6 < np.abs(r.variances - var).max() < 0.1
+
+
+def test_gaussian_bp_on_a_tree_is_exact():
+    J, h = _chain_precision(7, 4, r=0.45)
+    r = bethe.gaussian_bp(J, h)
+    np.testing.assert_allclose(r.means, np.linalg.solve(J, h), atol=1e-10)
+    np.testing.assert_allclose(r.variances, np.diag(np.linalg.inv(J)), atol=1e-10)
+
+
+def test_gaussian_bp_diverges_when_not_walk_summable():
+    """K4 with all partial correlations -0.6: J is positive definite (eigenvalues 0.4, 2.8) but
+    rho(|R|) = 1.8; the variance messages a <- -r^2/(1 + 2a) have no real fixed point."""
+    J = np.eye(4) + 0.6 * (np.ones((4, 4)) - np.eye(4))
+    assert np.linalg.eigvalsh(J).min() > 0.3
+    assert np.isclose(bethe.walk_summability(J), 1.8)
+    with pytest.warns(RuntimeWarning, match="gaussian_bp"):
+        r = bethe.gaussian_bp(J, np.ones(4), max_iter=300)
+    assert not r.converged and np.min(r.residuals[-50:]) > 1.0
+
+
+def test_walk_summability_against_nonsymmetric_form_and_diagonal_dominance():
+    rng = np.random.default_rng(5)
+    A = rng.normal(size=(6, 6))
+    J = A @ A.T + 6 * np.eye(6)
+    off = np.abs(J - np.diag(np.diag(J)))
+    rho = np.max(np.abs(np.linalg.eigvals(off / np.diag(J)[:, None])))   # D^-1 |J_off|, similar to |R|
+    assert np.isclose(bethe.walk_summability(J), rho, atol=1e-12)
+    B = rng.normal(size=(6, 6))
+    B = (B + B.T) / 2
+    np.fill_diagonal(B, 0.0)
+    dd = B + np.diag(np.abs(B).sum(1) + 0.01)              # strictly diagonally dominant, mixed signs
+    assert 0.9 < bethe.walk_summability(dd) < 1
+    with pytest.raises(ValueError, match="J"):
+        bethe.gaussian_bp(np.array([[1.0, 2.0], [2.0, 1.0]]), np.zeros(2))
 
 
 def test_constructor_checks_and_repr():
@@ -185,5 +301,7 @@ def test_constructor_checks_and_repr():
         bethe.PairwiseMRF(U, P, np.array([(0, 0), (1, 2)]))
     with pytest.raises(ValueError, match="unary"):
         bethe.PairwiseMRF("x", P, E)
+    with pytest.raises(ValueError, match="overflows"):         # log Z would be inf
+        bethe.PairwiseMRF(np.full((3, 2), 1e308), P, E)
     with pytest.raises(ValueError, match="mrf"):
         bethe.exact_log_partition(bethe.PairwiseMRF(np.zeros((21, 2)), np.zeros((0, 2, 2)), []))

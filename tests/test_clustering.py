@@ -658,3 +658,107 @@ def test_list_and_string_inputs_of_the_em_variants():
                        ((means, covs, [0.9, 0.3]), "init weights")]:
         with pytest.raises(ValueError, match=name):
             clustering.gmm_map_em(X, prior, init)
+
+
+def test_gmm_em_rejects_a_zero_weight_by_name():
+    X = np.random.default_rng(0).normal(size=(20, 2))
+    with pytest.raises(ValueError, match="weights must be positive: component 1"):
+        clustering.gmm_em(X, np.array([[0.0, 0.0], [1.0, 1.0]]), np.array([np.eye(2)] * 2), np.array([1.0, 0.0]))
+
+
+# ------------------------------------------------------- a Gaussian with missing data
+def _observed_loglik(X, mean, cov):
+    """Σᵢ log N(x_{i,o} | μ_o, Σ_oo) row by row with scipy."""
+    total = 0.0
+    for x in X:
+        o = ~np.isnan(x)
+        if o.any():
+            total += scipy.stats.multivariate_normal(mean[o], cov[np.ix_(o, o)]).logpdf(x[o])
+    return total
+
+
+def _missing_data(n, d, frac, seed, offset=0.0):
+    rng = np.random.default_rng(seed)
+    A = rng.standard_normal((d, d))
+    X = rng.multivariate_normal(offset + rng.standard_normal(d), A @ A.T + np.eye(d), n)
+    X[rng.random((n, d)) < frac] = np.nan
+    return X
+
+
+@pytest.mark.parametrize("n,d,frac,seed", [(30, 2, 0.2, 0), (60, 3, 0.3, 1), (80, 4, 0.25, 2)])
+def test_missing_em_likelihood_is_monotone_and_exact(n, d, frac, seed):
+    X = _missing_data(n, d, frac, seed)
+    res = clustering.gaussian_missing_em(X, max_iter=300, tol=1e-12)
+    assert res.converged
+    assert np.all(np.diff(res.log_likelihood) >= -1e-9)
+    assert res.log_likelihood[-1] == pytest.approx(_observed_loglik(X, res.mean, res.cov), rel=1e-12)
+    first = clustering.gaussian_missing_em(X, max_iter=1, tol=0.0)
+    mean0, cov0 = np.nanmean(X, axis=0), np.diag(np.nanvar(X, axis=0))
+    assert first.log_likelihood[0] == pytest.approx(_observed_loglik(X, mean0, cov0), rel=1e-12)
+
+
+def test_missing_em_matches_the_closed_form_for_a_monotone_pattern():
+    # x1 always observed, x2 missing in some rows: the MLE factorises (Anderson 1957)
+    rng = np.random.default_rng(3)
+    X = rng.multivariate_normal([1.0, -1.0], [[2.0, 1.2], [1.2, 1.5]], 50)
+    X[rng.random(50) < 0.4, 1] = np.nan
+    c = ~np.isnan(X[:, 1])
+    m1, s11 = X[:, 0].mean(), X[:, 0].var()
+    xc, yc = X[c, 0], X[c, 1]
+    beta = np.cov(xc, yc, bias=True)[0, 1] / xc.var()
+    alpha = yc.mean() - beta * xc.mean()
+    s22_1 = np.mean((yc - alpha - beta * xc) ** 2)
+    res = clustering.gaussian_missing_em(X, max_iter=2000, tol=1e-15)
+    np.testing.assert_allclose(res.mean, [m1, alpha + beta * m1], atol=1e-7)
+    np.testing.assert_allclose(res.cov, [[s11, beta * s11], [beta * s11, s22_1 + beta**2 * s11]], atol=1e-7)
+
+
+def test_missing_em_with_complete_data_is_the_sample_mle_far_from_the_origin():
+    X = _missing_data(40, 3, 0.0, 4, offset=1e8)
+    res = clustering.gaussian_missing_em(X, max_iter=3, tol=0.0)
+    np.testing.assert_allclose(res.mean, X.mean(axis=0), rtol=1e-15)
+    np.testing.assert_allclose(res.cov, np.cov(X.T, bias=True), rtol=1e-7)
+    # the same data shifted: the covariance (centred M-step) does not change
+    Xm = _missing_data(40, 3, 0.3, 5, offset=0.0)
+    a = clustering.gaussian_missing_em(Xm, max_iter=50, tol=0.0)
+    b = clustering.gaussian_missing_em(Xm + 1e6, max_iter=50, tol=0.0)
+    np.testing.assert_allclose(b.cov, a.cov, rtol=1e-6)
+    np.testing.assert_allclose(b.mean - 1e6, a.mean, atol=1e-6)
+
+
+def test_missing_em_fixed_point_maximises_the_observed_likelihood():
+    X = _missing_data(40, 2, 0.3, 6)
+    res = clustering.gaussian_missing_em(X, max_iter=1000, tol=1e-14)
+
+    def neg(v):
+        L = np.array([[np.exp(v[2]), 0.0], [v[3], np.exp(v[4])]])
+        return -_observed_loglik(X, v[:2], L @ L.T)
+
+    L0 = np.linalg.cholesky(res.cov)
+    v_em = np.r_[res.mean, np.log(L0[0, 0]), L0[1, 0], np.log(L0[1, 1])]
+    opt = scipy.optimize.minimize(neg, np.r_[0.0, 0.0, 0.0, 0.0, 0.0], method="BFGS", options={"gtol": 1e-9})
+    assert -opt.fun <= res.log_likelihood[-1] + 1e-8
+    np.testing.assert_allclose(opt.x, v_em, atol=1e-4)
+
+
+def test_missing_em_rejects_bad_input_and_warns_when_unconverged():
+    X = _missing_data(20, 2, 0.2, 7)
+    Xbad = X.copy()
+    Xbad[:, 1] = np.nan
+    Xbad[0, 1] = 1.0
+    with pytest.raises(ValueError, match="X: column 1 has fewer than two"):
+        clustering.gaussian_missing_em(Xbad)
+    with pytest.raises(ValueError, match="X must not hold inf"):
+        clustering.gaussian_missing_em(np.where(np.isnan(X), np.inf, X))
+    with pytest.raises(ValueError, match="cov must be positive definite"):
+        clustering.gaussian_missing_em(X, cov=np.array([[1.0, 2.0], [2.0, 1.0]]))
+    with pytest.raises(ValueError, match="mean must have shape"):
+        clustering.gaussian_missing_em(X, mean=np.zeros(3))
+    with pytest.warns(RuntimeWarning, match="did not converge"):
+        res = clustering.gaussian_missing_em(X, max_iter=2, tol=1e-12)
+    assert not res.converged and "converged=False" in repr(res)
+    # a row with nothing observed is allowed and changes nothing in the likelihood
+    Xr = np.vstack([X, [np.nan, np.nan]])
+    b = clustering.gaussian_missing_em(Xr, max_iter=30, tol=0.0)
+    assert b.log_likelihood[-1] == pytest.approx(_observed_loglik(Xr, b.mean, b.cov), rel=1e-12)
+    np.testing.assert_allclose(b.X_filled[-1], b.mean, atol=1e-12)

@@ -284,3 +284,52 @@ def test_solver_failures_raise_value_errors_naming_the_inputs():
     # the ratio x / 1 is unbounded below on x <= 0
     with pytest.raises(ValueError, match="c, d, e, f, G, h"):
         conic.linear_fractional_lp(np.ones(1), 0.0, np.zeros(1), 1.0, np.ones((1, 1)), np.zeros(1))
+
+
+def test_solve_qp_raises_for_an_infeasible_problem_like_linprog():
+    """x_1 <= -1 and -x_1 <= 0 (and an equality-constrained variant): linprog (HiGHS) reports
+    status 2, and solve_qp raises instead of returning SLSQP's infeasible point."""
+    G, h = np.array([[1.0, 0.0], [-1.0, 0.0]]), np.array([-1.0, 0.0])
+    assert scipy.optimize.linprog(np.zeros(2), A_ub=G, b_ub=h, bounds=(None, None), method="highs").status == 2
+    with pytest.raises(ValueError, match="infeasible"):
+        conic.solve_qp(np.eye(2), np.ones(2), G, h)
+    A, b = np.array([[1.0, 1.0], [1.0, 1.0]]), np.array([0.0, 1.0])
+    assert scipy.optimize.linprog(np.zeros(2), A_eq=A, b_eq=b, bounds=(None, None), method="highs").status == 2
+    with pytest.raises(ValueError, match="infeasible"):
+        conic.solve_qp(np.eye(2), np.ones(2), A=A, b=b)
+
+
+def test_solve_qp_raises_for_an_unbounded_problem_like_linprog():
+    """P = 0 makes the QP an LP: min x_1 + x_2 s.t. x_1 >= 0 is unbounded (linprog status 3),
+    and so is min x^T diag(1, 0) x / 2 - x_2 without constraints (SLSQP returned NaN or 1e15);
+    solve_qp raises. Bounded singular cases still solve: with x >= 0 the optimum is 0."""
+    G, h, q = -np.eye(2)[:1], np.zeros(1), np.array([1.0, 1.0])
+    assert scipy.optimize.linprog(q, A_ub=G, b_ub=h, bounds=(None, None), method="highs").status == 3
+    with pytest.raises(ValueError, match="unbounded"):
+        conic.solve_qp(np.zeros((2, 2)), q, G, h)
+    with pytest.raises(ValueError, match="unbounded"):
+        conic.solve_qp(np.diag([1.0, 0.0]), np.array([0.0, -1.0]))
+    ref = scipy.optimize.linprog(q, A_ub=-np.eye(2), b_ub=np.zeros(2), bounds=(None, None), method="highs")
+    x, value = conic.solve_qp(np.zeros((2, 2)), q, -np.eye(2), np.zeros(2))
+    assert ref.status == 0 and np.isclose(value, ref.fun, atol=1e-9)
+    x, value = conic.solve_qp(np.diag([1.0, 0.0]), np.array([-1.0, 1.0]), -np.eye(2), np.zeros(2))
+    assert np.isclose(value, -0.5, atol=1e-9)                 # x = (1, 0): closed form
+
+
+def test_bisection_rejects_a_tolerance_below_the_float_spacing():
+    """At lo = 1e6 the float spacing is 1.2e-10: a tol of 1e-12 would leave the bracket stuck at
+    two adjacent floats and the loop would never end; it is rejected by name."""
+    with pytest.raises(ValueError, match="tol"):
+        conic.bisection(lambda t: t >= 1e6 + 0.3, 1e6, 1e6 + 1.0, 1e-12)
+    r = conic.bisection(lambda t: t >= 1e6 + 0.3, 1e6, 1e6 + 1.0, 1e-9)
+    assert r.hi - r.lo <= 1e-9 and r.lo <= 1e6 + 0.3 <= r.hi
+
+
+def test_perron_frobenius_raises_when_max_iter_is_reached():
+    """Power iteration on a positive matrix with |lambda_2 / lambda_1| close to 1 needs many
+    steps; with max_iter = 5 it has not converged and raises (it used to return the iterate)."""
+    A = np.array([[1.0, 1e-3], [1e-3, 1.0 + 1e-4]])
+    with pytest.raises(ValueError, match="max_iter"):
+        conic.perron_frobenius(A, tol=1e-12, max_iter=5)
+    lam, v = conic.perron_frobenius(A, tol=1e-12, max_iter=100_000)
+    assert np.isclose(lam, np.abs(np.linalg.eigvals(A)).max(), rtol=1e-10)

@@ -189,3 +189,15 @@ def test_conjugate_numeric_l2_norm_with_powell():
     inside = np.linalg.norm(Y, axis=1) <= 1
     np.testing.assert_allclose(c[inside], 0, atol=1e-8)
     assert np.isinf(c[~inside]).all()
+
+
+def test_conjugate_numeric_of_a_kinked_function_with_the_default_method():
+    """The l1 norm has a kink at x0 = 0, where L-BFGS-B stops at once with 'ABNORMAL' and the
+    old code returned -0.0 for y = (2, 0), whose conjugate is +inf (indicator of the
+    l_inf unit ball, conj_norm(1)). Now the search restarts with Powell and finds the edge."""
+    f = lambda X: np.abs(X).sum(axis=1)                               # noqa: E731
+    Y = np.array([[2.0, 0.0], [0.5, -0.3], [0.9, 1.2]])
+    got = np.array([cf.conjugate_numeric(f, y, np.zeros(2)) for y in Y])
+    ref = cf.conj_norm(1)(Y)                                           # [inf, 0, inf]
+    assert np.array_equal(np.isinf(got), np.isinf(ref))
+    np.testing.assert_allclose(got[1], ref[1], atol=1e-9)

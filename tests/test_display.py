@@ -49,3 +49,12 @@ def test_show_source_of_a_module_function():
 def test_show_source_rejects_bad_input(obj, kw, match):
     with pytest.raises(ValueError, match=match):
         show_source(obj, **kw)
+
+
+def test_source_code_holds_strings():
+    from mlnotes.display import SourceCode
+    with pytest.raises(ValueError, match="code must be a string"):
+        SourceCode(3, "mlnotes/x.py: f")
+    with pytest.raises(ValueError, match="origin must be a string"):
+        SourceCode("def f(): pass\n", None)
+    assert repr(SourceCode("x = 1\n", "mlnotes/x.py: x")) == "# mlnotes/x.py: x\nx = 1\n"

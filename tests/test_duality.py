@@ -9,6 +9,7 @@ import scipy.optimize
 from hypothesis import given, settings, strategies as st
 
 from mlnotes import duality
+from mlnotes.convex_sets import dual_norm
 
 
 def _lp(seed, m=3, n=7):
@@ -90,9 +91,9 @@ def test_dual_norm_lemma(ord):
     X = rng.standard_normal((5000, 4)) * rng.exponential(3, (5000, 1))
     for scale in (0.5, 0.99, 1.5):
         y = rng.standard_normal(4)
-        y *= scale / duality.dual_norm(y, ord)
+        y *= scale / dual_norm(y, ord)
         value, u = duality.dual_norm_lemma(y, ord)
-        assert np.isclose(u @ y, duality.dual_norm(y, ord)) and np.linalg.norm(u, ord) <= 1 + 1e-12
+        assert np.isclose(u @ y, dual_norm(y, ord)) and np.linalg.norm(u, ord) <= 1 + 1e-12
         f = np.linalg.norm(X, ord, axis=1) - X @ y
         if scale < 1:
             assert value == 0.0 and f.min() >= -1e-12
@@ -100,9 +101,9 @@ def test_dual_norm_lemma(ord):
             assert value == -np.inf and np.linalg.norm(100 * u, ord) - 100 * u @ y < -40
     # the dual norm is sup over the unit ball: compare with the vertices / sampled sphere
     y = rng.standard_normal(3)
-    assert np.isclose(duality.dual_norm(y, 1), np.abs(y).max())
+    assert np.isclose(dual_norm(y, 1), np.abs(y).max())
     V = np.array(list(itertools.product([-1, 1], repeat=3)), dtype=float)
-    assert np.isclose(duality.dual_norm(y, np.inf), (V @ y).max())
+    assert np.isclose(dual_norm(y, np.inf), (V @ y).max())
 
 
 def test_two_way_partition_brute_and_bound():
@@ -257,7 +258,7 @@ def test_norm_approx_dual_equals_primal(ord):
          else _norm_primal_lp(A, b, ord))
     assert np.isclose(d, p, atol=1e-8)
     np.testing.assert_allclose(A.T @ nu, 0, atol=1e-9)
-    assert duality.dual_norm(nu, ord) <= 1 + 1e-9 and np.isclose(b @ nu, d)
+    assert dual_norm(nu, ord) <= 1 + 1e-9 and np.isclose(b @ nu, d)
 
 
 def test_box_lp_dual_vs_explicit():
@@ -285,7 +286,7 @@ def test_lambda_max_sdp_dual():
 
 def test_validation_messages():
     with pytest.raises(ValueError, match="ord"):
-        duality.dual_norm(np.ones(2), 3)
+        duality.dual_norm_lemma(np.ones(2), 3)
     with pytest.raises(ValueError, match="W must be symmetric"):
         duality.two_way_partition_bound(np.array([[0.0, 1.0], [0.0, 0.0]]))
     with pytest.raises(ValueError, match="c must have shape"):
@@ -326,7 +327,7 @@ def test_norm_min_dual_equals_primal(ord):
     A, b = rng.standard_normal((3, 7)), rng.standard_normal(3)
     d, nu = duality.norm_min_dual(A, b, ord)
     assert np.isclose(d, _norm_min_primal(A, b, ord), atol=1e-8)
-    assert duality.dual_norm(A.T @ nu, ord) <= 1 + 1e-9 and np.isclose(b @ nu, d)
+    assert dual_norm(A.T @ nu, ord) <= 1 + 1e-9 and np.isclose(b @ nu, d)
     # inconsistent Ax = b: p* = d* = +inf
     A2 = np.array([[1.0, 0, 0], [2.0, 0, 0]])
     assert duality.norm_min_dual(A2, np.array([1.0, 0.0]), ord)[0] == np.inf
@@ -361,3 +362,50 @@ def test_sdp_dual_function_weak_duality():
     assert feas.sum() > 50 and np.all(xs[feas] @ c >= g - 1e-10)
     with pytest.raises(ValueError, match="G and Z"):
         duality.sdp_dual_function(c, F, np.eye(2), np.eye(2))
+
+
+def test_duality_uses_the_one_dual_norm_of_convex_sets():
+    """``dual_norm`` has one implementation (convex_sets, any p >= 1); duality does not export
+    a second one with another signature."""
+    assert "dual_norm" not in duality.__all__
+    y = np.array([0.3, -1.2, 0.5])
+    for p, q in [(1, np.inf), (2, 2), (np.inf, 1), (3.0, 1.5)]:
+        assert np.isclose(dual_norm(y, p), np.linalg.norm(y, q))
+
+
+def test_lp_dual_function_is_finite_at_the_dual_optimum_from_highs():
+    """At the dual optimum some lam_j = c_j + a_j^T nu* vanish and are computed as -1e-16:
+    g(nu*) must be p* (the old exact test lam >= 0 returned -inf for 40 of 50 instances)."""
+    for seed in range(30):
+        c, A, b = _lp(100 + seed, m=4, n=9)
+        res = scipy.optimize.linprog(c, A_eq=A, b_eq=b, method="highs")
+        nu = -res.eqlin.marginals                          # HiGHS marginals are dp*/db = -nu
+        assert np.isclose(duality.lp_dual_function(c, A, b, nu), res.fun, atol=1e-9)
+        a0 = A[:, 0]
+        outside = -(c[0] + 1e-6) * a0 / (a0 @ a0)            # lam_0 = c_0 + a_0^T nu = -1e-6 < 0
+        stack = duality.lp_dual_function(c, A, b, np.vstack([nu, outside]))
+        assert np.isclose(stack[0], res.fun, atol=1e-9) and stack[1] == -np.inf
+
+
+def test_qp_dual_rejects_an_infeasible_primal():
+    """Ax <= b empty (x_1 <= -1 and -x_1 <= 0): linprog says infeasible, and qp_dual raises
+    instead of returning the point where L-BFGS-B stopped on the unbounded dual."""
+    A, b = np.array([[1.0, 0.0], [-1.0, 0.0]]), np.array([-1.0, 0.0])
+    assert scipy.optimize.linprog(np.zeros(2), A_ub=A, b_ub=b, bounds=(None, None), method="highs").status == 2
+    with pytest.raises(ValueError, match="feasible"):
+        duality.qp_dual(np.eye(2), A, b)
+
+
+def test_entropy_max_dual_rejects_an_empty_feasible_set():
+    """x_1 <= -0.5 has no solution on the simplex (linprog: infeasible); the dual is unbounded,
+    and L-BFGS-B used to stop at lam ~ 1e28 and return it as the optimum."""
+    A, b = np.array([[1.0, 0.0, 0.0], [-1.0, 0.0, 0.0]]), np.array([-0.5, -0.5])
+    ref = scipy.optimize.linprog(np.zeros(3), A_ub=A, b_ub=b, A_eq=np.ones((1, 3)), b_eq=[1.0], method="highs")
+    assert ref.status == 2
+    with pytest.raises(ValueError, match="probability vector"):
+        duality.entropy_max_dual(A, b)
+
+
+def test_sdp_dual_function_rejects_asymmetric_F():
+    with pytest.raises(ValueError, match="F must hold symmetric"):
+        duality.sdp_dual_function(np.ones(1), np.array([[[1.0, 2.0], [0.0, 1.0]]]), np.eye(2), np.eye(2))

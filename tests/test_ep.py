@@ -159,3 +159,55 @@ def test_alpha_one_projection_is_moment_match_categorical():
     fit = ep.alpha_projection(p, 1.0, T)
     np.testing.assert_allclose(fit.q, p, atol=1e-10)
     assert fit.iterations == 1
+
+
+def test_alpha_divergence_near_the_limits_keeps_accuracy():
+    """Regression: the direct formula cancelled as alpha -> 0 (at alpha = 1e-300 it returned 0,
+    not KL[q||p]); the expm1 form keeps full accuracy. Reference: information.kl_divergence."""
+    rng = np.random.default_rng(3)
+    p, q = rng.dirichlet(np.ones(6)), rng.dirichlet(np.ones(6))
+    for a in (1e-300, 1e-12):
+        assert ep.alpha_divergence(p, q, a) == pytest.approx(information.kl_divergence(q, p), rel=1e-10)
+        assert ep.alpha_divergence(p, q, 1 - a if a > 1e-16 else 1 - 1e-15) == pytest.approx(
+            information.kl_divergence(p, q), rel=1e-9)
+
+
+@pytest.mark.parametrize("alpha", [-3.0, -1.0, -0.4, 1.5, 2.0, 4.0])
+def test_alpha_divergence_outside_zero_one_against_quad(alpha):
+    """D_alpha >= 0 for alpha < 0 and alpha > 1 as well (unnormalised densities on R, scipy quad;
+    equal component variances keep p^alpha q^(1 - alpha) integrable for every alpha)."""
+    p = lambda x: 1.3 * (0.7 * scipy.stats.norm.pdf(x, -1, 1) + 0.3 * scipy.stats.norm.pdf(x, 1.5, 1))
+    q = lambda x: 0.8 * scipy.stats.norm.pdf(x, 0.2, 1)
+    f = lambda x: (alpha * p(x) + (1 - alpha) * q(x) - p(x)**alpha * q(x)**(1 - alpha)) / (alpha * (1 - alpha))
+    D = scipy.integrate.quad(f, -12, 12, epsabs=1e-12, limit=200)[0]
+    x = np.linspace(-12, 12, 48001)
+    assert D > 0.01
+    assert ep.alpha_divergence(p(x), q(x), alpha) * (x[1] - x[0]) == pytest.approx(D, rel=1e-6)
+    assert ep.alpha_divergence(p(x), p(x), alpha) == pytest.approx(0.0, abs=1e-12)
+
+
+def test_alpha_divergence_zero_where_both_vanish_and_overflow():
+    """p = q = 0 on a point contributes 0 for every alpha (was NaN for alpha > 1 or < 0)."""
+    p, q = np.array([0.0, 0.5, 0.5]), np.array([0.0, 0.3, 0.7])
+    for a in (-1.0, 2.0, 0.5):
+        assert ep.alpha_divergence(p, q, a) == pytest.approx(ep.alpha_divergence(p[1:], q[1:], a), rel=1e-14)
+    with pytest.raises(ValueError, match="alpha"):
+        ep.alpha_divergence(np.array([0.2, 0.8]), np.array([0.5, 0.5]), 1e6)
+
+
+def test_alpha_projection_marks_an_unconverged_fit():
+    x = np.linspace(-2, 2, 41)
+    p = np.exp(-(x + 0.5)**2 / 0.1) + np.exp(-(x - 0.6)**2 / 0.2)
+    p /= p.sum()
+    with pytest.warns(RuntimeWarning, match="n_iter=1"):
+        fit = ep.alpha_projection(p, 0.3, np.c_[x, x**2], n_iter=1)
+    assert not fit.converged and ep.alpha_projection(p, 0.3, np.c_[x, x**2]).converged
+
+
+def test_ep_predict_rejects_inconsistent_prior_variance_and_ep_rejects_overflow():
+    X, y, K = _gp_data(8, 0)
+    fit = ep.ep_gp_classification(K, y, 5)
+    with pytest.raises(ValueError, match="k_starstar"):
+        ep.ep_predict(K, K[:, :2], np.zeros(2), fit)
+    with pytest.raises(ValueError, match="K"):
+        ep.ep_gp_classification(K * 1e300, y, 2)

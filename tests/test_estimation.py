@@ -209,3 +209,52 @@ def test_fisher_information_reports_a_failing_callable_by_name():
         E.fisher_information(lambda t, x: x / t, lambda t, x: -x, np.array([1.0, 2.0]), x)
     with pytest.raises(ValueError, match="hessian must return"):
         E.fisher_information(lambda t, x: x / t - 1, lambda t, x: np.ones(3), 2.0, x)
+
+
+def test_mom_normal_far_from_origin_matches_numpy():
+    # regression: mean(x**2) - mean(x)**2 returned 6 instead of ~1 for N(1e8, 1) data
+    x = np.random.default_rng(0).normal(1e8, 1.0, 1000)
+    mu, sd = st.norm.fit(x)
+    np.testing.assert_allclose(E.mom_normal(x), [x.mean(), np.var(x)], rtol=1e-9)
+    np.testing.assert_allclose(E.mom_normal(x), [mu, sd**2], rtol=1e-9)
+    X = x.reshape(10, 100)
+    np.testing.assert_allclose(E.mom_normal(X)[:, 1], X.var(axis=1), rtol=1e-9)
+    # the gamma MoM uses the same variance
+    np.testing.assert_allclose(E.mom_gamma(x)[0], x.mean() ** 2 / np.var(x), rtol=1e-9)
+
+
+def _log_mean_minus_mean_log_exact(x):
+    from decimal import Decimal, getcontext
+    getcontext().prec = 60
+    d = [Decimal(float(v)) for v in x]
+    return float((sum(d) / len(d)).ln() - sum(v.ln() for v in d) / len(d))
+
+
+@pytest.mark.parametrize("offset", [1e4, 1e6, 1e8])
+def test_mle_gamma_far_from_origin(offset):
+    # regression: log(mean x) - mean(log x) cancelled; at offset 1e6 alpha was off by 0.4 %,
+    # at 1e8 the sample was rejected as constant. For large alpha the likelihood equation
+    # log(a) - digamma(a) = s gives a = 1/(2s) + 1/6 + O(s); s is computed in 60 digits.
+    x = np.random.default_rng(1).normal(offset, 1.0, 200)
+    s = _log_mean_minus_mean_log_exact(x)
+    a, lam = E.mle_gamma(x)
+    assert a == pytest.approx(1 / (2 * s) + 1 / 6, rel=1e-9)
+    assert lam == pytest.approx(a / x.mean(), rel=1e-12)
+
+
+def test_mle_gamma_reports_non_convergence():
+    x = np.random.default_rng(2).gamma(0.5, 1.0, 50)
+    with pytest.raises(ValueError, match="max_iter"):
+        E.mle_gamma(x, tol=1e-12, max_iter=1)
+
+
+def test_bad_calls_found_by_hardening():
+    with pytest.raises(ValueError, match="info must be a number or have the shape"):
+        E.wald_ci(np.array([1.0, 2.0]), np.array([1.0]), 10)
+    # counts near 2**62 made the int64 total wrap to a negative number
+    np.testing.assert_allclose(E.mle_multinomial(np.array([2**62, 2**62, 2**62])), np.full(3, 1 / 3))
+    for f in (E.mom_normal, E.mle_normal, E.mom_gamma, lambda x: E.sample_moments(x, 2)):
+        with pytest.raises(ValueError, match="overflowed: rescale x"):
+            f(np.array([1e200, 3e200, 2e200]))
+    with pytest.raises(ValueError, match="rescale x, mu and sigma2"):
+        E.normal_log_likelihood(np.array([1e200, -1e200]), 0.0, 1e-300)

@@ -183,3 +183,71 @@ def test_polynomial_evidence_matches_bayesian_ridge(n, seed):
 def test_bad_inputs(call, match):
     with pytest.raises(ValueError, match=match):
         call()
+
+
+# ------------------------------------------------------------ faults fixed after review
+def test_polynomial_rss_far_from_the_origin_matches_lstsq():
+    # the residual was Σy² − Σ(Uᵀy)², which cancels catastrophically at an offset of 1e8
+    rng = np.random.default_rng(21)
+    x = np.linspace(0, 1, 20)
+    y = np.sin(3 * x) + 0.1 * rng.standard_normal(20)
+    far = ev.polynomial_evidence(x, 1e8 + y, [0, 1, 3])
+    ref = [np.sum((y - polynomial_features(x, d) @ np.linalg.lstsq(polynomial_features(x, d), y, rcond=None)[0]) ** 2)
+           for d in (0, 1, 3)]
+    np.testing.assert_allclose(far.train_rss, ref, rtol=1e-6)
+
+
+def test_polynomial_evidence_refuses_an_exact_fit():
+    # the evidence is unbounded in beta; the old code returned NaN (constant y) or a value set by rounding
+    x = np.linspace(0, 1, 20)
+    with pytest.raises(ValueError, match="fitted exactly"):
+        ev.polynomial_evidence(x, np.ones(20), [0, 1])
+    with pytest.raises(ValueError, match="fitted exactly"):
+        ev.polynomial_evidence(x, 1 + 2 * x, [1, 2])
+
+
+def test_ard_prunes_a_zero_column_and_warns_when_unconverged():
+    rng = np.random.default_rng(22)
+    X = rng.standard_normal((40, 3))
+    y = X @ np.array([1.0, -2.0, 0.5]) + 0.3 * rng.standard_normal(40)
+    ref = ev.mackay_ard(X, y)
+    res = ev.mackay_ard(np.c_[X, np.zeros(40)], y)         # used to fail with "C must be finite"
+    assert res.coef[3] == 0 and res.alpha[3] > 1e12
+    np.testing.assert_allclose(res.coef[:3], ref.coef, atol=1e-10)
+    np.testing.assert_allclose(res.sigma2, ref.sigma2, rtol=1e-10)
+    with pytest.warns(RuntimeWarning, match="did not converge"):
+        out = ev.mackay_ard(X, y, max_iter=2)
+    assert not out.converged
+
+
+def test_evidence_gradients_refuse_overflow():
+    rng = np.random.default_rng(23)
+    X = rng.standard_normal((10, 2))
+    with pytest.raises(ValueError, match="sigma2"):             # used to return inf
+        ev.linreg_evidence_grads(X, rng.standard_normal(10), np.eye(2), 1e-300)
+
+
+def test_evidence_gradients_with_a_covariate_far_from_zero_match_exact_arithmetic():
+    # the posterior was solved from the normal equations XᵀX/σ² + C⁻¹ (1e-6 relative error at a
+    # covariate of 1e5); now by QR. Reference: the same formulas in exact rational arithmetic.
+    from fractions import Fraction as Fr
+    rng = np.random.default_rng(24)
+    n, s2, c = 40, 0.01, 1e6
+    x = rng.standard_normal(n)
+    X = np.c_[np.ones(n), 1e5 + x]
+    y = 1 + 2 * x + 0.1 * rng.standard_normal(n)
+    G, g = ev.linreg_evidence_grads(X, y, c * np.eye(2), s2)
+    Xf = [[Fr(v) for v in row] for row in X.tolist()]
+    yf, s2f, cf = [Fr(v) for v in y.tolist()], Fr(s2), Fr(c)
+    P = [[sum(Xf[k][i] * Xf[k][j] for k in range(n)) / s2f + (1 / cf if i == j else 0) for j in range(2)]
+         for i in range(2)]
+    det = P[0][0] * P[1][1] - P[0][1] * P[1][0]
+    S = [[P[1][1] / det, -P[0][1] / det], [-P[1][0] / det, P[0][0] / det]]         # Σ_w
+    b = [sum(Xf[k][i] * yf[k] for k in range(n)) / s2f for i in range(2)]
+    w = [S[i][0] * b[0] + S[i][1] * b[1] for i in range(2)]                      # w̄
+    G_ref = [[(S[i][j] + w[i] * w[j] - (cf if i == j else 0)) / (2 * cf * cf) for j in range(2)] for i in range(2)]
+    rss = sum((yf[k] - Xf[k][0] * w[0] - Xf[k][1] * w[1]) ** 2 for k in range(n))
+    gamma = 2 - (S[0][0] + S[1][1]) / cf
+    g_ref = (-n + gamma + rss / s2f) / (2 * s2f)
+    np.testing.assert_allclose(G, np.array(G_ref, dtype=float), rtol=1e-9)
+    np.testing.assert_allclose(g, float(g_ref), rtol=1e-9)

@@ -196,3 +196,40 @@ def test_linear_gaussian_matches_information_form():
 def test_bad_inputs_raise(call):
     with pytest.raises(ValueError):
         call()
+
+
+# ------------------------------------------------------------ faults fixed after review
+def test_normal_normal_evidence_far_from_the_origin_matches_scipy():
+    # the one-pass form Σx²/σ² + m²/v − m_N²/v_N cancelled catastrophically at an offset of 1e8
+    rng = np.random.default_rng(11)
+    x = 1e8 + rng.standard_normal(6)
+    prior = dict(m=1e8 + 0.3, v=2.0, sigma2=1.5)
+    cov = prior["sigma2"] * np.eye(6) + prior["v"] * np.ones((6, 6))
+    ref = scipy.stats.multivariate_normal(np.full(6, prior["m"]), cov).logpdf(x)
+    assert abs(expfam.log_marginal_likelihood("normal-normal", prior, x) - ref) < 1e-8
+    x0 = x - 1e8                                            # and the same value without the offset
+    ref0 = scipy.stats.multivariate_normal(np.full(6, 0.3), cov).logpdf(x0)
+    assert abs(expfam.log_marginal_likelihood("normal-normal", dict(prior, m=0.3), x0) - ref0) < 1e-10
+
+
+def test_natural_parameters_raises_when_newton_does_not_converge():
+    # used to return, after 200 steps, a θ whose mean parameters missed mu by 0.2%
+    with pytest.raises(ValueError, match="mu"):
+        expfam.natural_parameters([-1e-12, -40.0], "beta")
+    t = np.array([1.5, 0.4])
+    assert np.allclose(expfam.natural_parameters(expfam.mean_parameters(t, "beta"), "beta"), t, atol=1e-10)
+
+
+def test_overflow_and_float_spacing_are_reported():
+    with pytest.raises(ValueError, match="theta"):             # used to return inf
+        expfam.log_partition(1000.0, "poisson")
+    with pytest.raises(ValueError, match="theta"):
+        expfam.mean_parameters(1000.0, "poisson")
+    with pytest.raises(ValueError, match="h"):                 # used to return a zero derivative
+        expfam.numeric_matrix_derivative(np.trace, np.eye(2), h=1e-300)
+    with pytest.raises(ValueError, match="P"):                 # used to return NaN
+        expfam.gain_identity_sides(1e300 * np.eye(2), 1e300 * np.eye(2), np.eye(2))
+    with pytest.raises(ValueError, match="Lambda_inv"):        # used to return NaN and inf
+        expfam.linear_gaussian(np.zeros(2), 1e300 * np.eye(2), 1e10 * np.eye(2), np.zeros(2), np.eye(2))
+    with pytest.raises(ValueError, match="x"):                 # used to return inf in s(x) = (x, x²)
+        expfam.sufficient_statistics(np.array([1e200]), "normal")

@@ -220,3 +220,71 @@ def test_shafer_shenoy_and_hugin_match_brute_force(seed):
         for c in res.cliques + res.separators:
             np.testing.assert_allclose(c.table, np.einsum(P, every, list(c.vars)) / P.sum(), atol=1e-12)
         assert abs(res.log_Z - np.log(P.sum())) < 1e-12
+
+
+def _chain_factors(rng):
+    return [g.Factor((0, 1), rng.random((2, 3)) + 0.1), g.Factor((1, 2), rng.random((3, 2)) + 0.1),
+            g.Factor((2, 3), rng.random((2, 2)) + 0.1)]
+
+
+@pytest.mark.parametrize("label, jt", [
+    ("a cycle, not a tree", g.JunctionTree(((0, 1), (1, 2), (2, 3)), ((0, 1), (1, 2), (0, 2)), ((1,), (2,), ()))),
+    ("a forest, not spanning", g.JunctionTree(((0, 1), (1, 2), (2, 3)), ((0, 1),), ((1,),))),
+    ("an edge to a clique that does not exist", g.JunctionTree(((0, 1), (1, 2), (2, 3)), ((0, 1), (1, 7)), ((1,), ()))),
+    ("no running intersection", g.JunctionTree(((0, 1), (2, 3), (1, 2)), ((0, 1), (1, 2)), ((), (2,)))),
+    ("wrong separators", g.JunctionTree(((0, 1), (1, 2), (2, 3)), ((0, 1), (1, 2)), ((0,), (2,)))),
+])
+def test_junction_tree_algorithms_reject_an_invalid_tree(label, jt):
+    """A 'junction tree' that is not a spanning tree, names a missing clique, lacks running
+    intersection or has wrong separators gives a ValueError naming jt (the old code returned
+    wrong marginals or raised KeyError)."""
+    fs = _chain_factors(np.random.default_rng(0))
+    for alg in (g.shafer_shenoy, g.hugin):
+        with pytest.raises(ValueError, match="jt"):
+            alg(jt, fs)
+    good = g.junction_tree([(0, 1), (1, 2), (2, 3)])
+    P = _joint(fs, 4)
+    for alg in (g.shafer_shenoy, g.hugin):
+        assert abs(alg(good, fs).log_Z - np.log(P.sum())) < 1e-12
+
+
+def test_running_intersection_rejects_a_non_tree_by_name():
+    with pytest.raises(ValueError, match="tree names clique 3"):
+        g.running_intersection([(0, 3)], [(0,), (1,)])
+    with pytest.raises(ValueError, match="tree must be a spanning tree"):
+        g.running_intersection([(0, 0)], [(0,), (1,)])
+    with pytest.raises(ValueError, match="factors\\[1\\] with scope \\(0, 2\\) fits in no clique"):
+        g.hugin(g.junction_tree([(0, 1), (1, 2)]),
+                [g.Factor((0, 1), np.ones((2, 2))), g.Factor((0, 2), np.ones((2, 2)))])
+
+
+@pytest.mark.parametrize("scale", [1e300, 1e-300])
+def test_huge_and_tiny_factor_tables(scale):
+    """Tables near the ends of the float range: log Z equals scipy's logsumexp of the log joint
+    and the marginals are those of the rescaled tables (the old code overflowed to inf or
+    underflowed to 'Z = 0')."""
+    rng = np.random.default_rng(4)
+    fs = _chain_factors(rng)
+    big = [g.Factor(f.vars, f.table * scale) for f in fs]
+    logs = [np.log(f.table) + np.log(scale) for f in fs]
+    log_joint = logs[0][:, :, None, None] + logs[1][None, :, :, None] + logs[2][None, None, :, :]
+    ref = scipy.special.logsumexp(log_joint)
+    fg, fg1 = g.FactorGraph(big), g.FactorGraph(fs)
+    jt = g.junction_tree([(0, 1), (1, 2), (2, 3)])
+    for res, res1 in [(g.brute_force_marginals(fg), g.brute_force_marginals(fg1)),
+                      (g.sum_product(fg), g.sum_product(fg1))]:
+        assert res.log_Z == pytest.approx(ref, rel=1e-13)
+        for a, b in zip(res.nodes, res1.nodes):
+            np.testing.assert_allclose(a, b, atol=1e-12)
+    for alg in (g.shafer_shenoy, g.hugin):
+        res, res1 = alg(jt, big), alg(jt, fs)
+        assert res.log_Z == pytest.approx(ref, rel=1e-13)
+        for a, b in zip(res.cliques, res1.cliques):
+            np.testing.assert_allclose(a.table, b.table, atol=1e-12)
+
+
+def test_a_table_too_large_is_refused_by_name():
+    with pytest.raises(ValueError, match="factors would need a table of more than 2\\*\\*26"):
+        g.product([g.Factor((i,), np.ones(50)) for i in range(8)])
+    with pytest.raises(ValueError, match="fg has normaliser Z = 0"):
+        g.sum_product(g.FactorGraph([g.Factor((0, 1), np.zeros((2, 2)))]))

@@ -241,3 +241,26 @@ def test_results_have_stable_reprs_for_one_or_many_samples():
                           "statistic=<array of shape (4,)>, pvalue=<array of shape (4,)>, dof=11)")
     assert repr(one).startswith("SampleTestResult(method='Poisson dispersion test (lr)', statistic=")
     assert "0x" not in repr(ht.jarque_bera(x[0])) + repr(ht.plotting_positions(3))
+
+
+@pytest.mark.parametrize("offset, gap", [(0.0, 1e-5), (1e8, 1e-3), (1e8, 1e-5)])
+def test_glrt_normal_mean_against_exact_arithmetic(offset, gap):
+    # -2 log Lambda = sum (x - mu0)^2 - sum (x - xbar)^2 (sigma = 1), computed in 80 digits.
+    # The float difference of the two sums has an absolute error of a few n*eps, immaterial
+    # for a chi-square statistic; far from 0, x - mu0 is exact (Sterbenz), so it stays small.
+    from decimal import Decimal, getcontext
+    getcontext().prec = 80
+    x = np.random.default_rng(3).normal(offset, 1.0, 1000)
+    mu0 = x.mean() + gap
+    d, m0 = [Decimal(float(v)) for v in x], Decimal(mu0)
+    m = sum(d) / len(d)
+    exact = float(sum((v - m0) ** 2 for v in d) - sum((v - m) ** 2 for v in d))
+    stat = ht.glrt_normal_mean(x, mu0, 1.0).statistic
+    assert stat == pytest.approx(exact, rel=1e-6, abs=1e3 * x.size * np.finfo(float).eps)
+
+
+def test_bad_calls_found_by_hardening():
+    assert ht.power_normal_mean(1.0, 0.0, 1.0, 10**30, 0.05) == 1.0     # a huge int n is fine
+    for f in (ht.skewness, ht.kurtosis, ht.jarque_bera, lambda x: ht.glrt_normal_mean(x, 0.0, 1.0)):
+        with pytest.raises(ValueError, match="overflowed: rescale x"):
+            f(np.array([1e200, -1e200, 0.0]))

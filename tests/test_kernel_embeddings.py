@@ -3,6 +3,7 @@ import itertools
 
 import numpy as np
 import pytest
+import scipy.stats as scipy_stats
 from sklearn.decomposition import PCA, KernelPCA
 from sklearn.metrics.pairwise import rbf_kernel
 from sklearn.preprocessing import KernelCenterer
@@ -434,9 +435,12 @@ def _all_statistics(K, L, m, n_components=3):
     two = E.permutation_test(lambda M: E.mmd2_unbiased(M, m), K, n_permutations=99,
                              rng=np.random.default_rng(0))
     ind = E.permutation_test(E.hsic_biased, K, L, n_permutations=99, rng=np.random.default_rng(1))
+    gam = E.hsic_gamma_test(K, L)
     return [E.center_kernel(K), kp.eigenvalues, kp.scores, kp.alphas, E.mmd2_biased(K, m),
             E.mmd2_unbiased(K, m), E.hsic_biased(K, L), two.statistic, two.pvalue,
-            two.null_distribution, ind.statistic, ind.pvalue, ind.null_distribution]
+            two.null_distribution, ind.statistic, ind.pvalue, ind.null_distribution,
+            E.mmd2_variance_h1(K, m), E.mmd2_null_spectral(K, m, 50, rng=np.random.default_rng(2)),
+            E.hs_norm2(K, L), E.hsic_unbiased(K, L), gam.statistic, gam.pvalue]
 
 
 def _assert_all_close(new, ref, rtol=1e-8):
@@ -499,3 +503,257 @@ def test_statistic_returning_bad_values_is_named():
         E.permutation_test(np.ones(3), K, n_permutations=5, rng=np.random.default_rng(0))
     with pytest.raises(ValueError, match="K must be"):
         E.mmd2_biased([[1.0, 0.5], [0.5]], 1)
+
+
+# ------------------------------------------------ asymptotics and kernel choice (MMD)
+def _brute_variance_h1(K, m):
+    """4 var_P(ĝ)/m + 4 var_Q(ĝ)/n with ĝ = μ̂_P − μ̂_Q, each point left out of its own mean."""
+    N = len(K)
+    n = N - m
+    gx = [sum(K[i, j] for j in range(m) if j != i) / (m - 1) - sum(K[i, j] for j in range(m, N)) / n
+          for i in range(m)]
+    gy = [sum(K[i, j] for i in range(m)) / m - sum(K[j, i] for i in range(m, N) if i != j) / (n - 1)
+          for j in range(m, N)]
+    return 4 * np.var(gx, ddof=1) / m + 4 * np.var(gy, ddof=1) / n
+
+
+@pytest.mark.parametrize("m, n, seed", [(3, 3, 0), (7, 12, 1), (20, 9, 2)])
+def test_mmd2_variance_h1_matches_loops_and_stacks(m, n, seed):
+    rng = np.random.default_rng(seed)
+    Z = np.vstack([rng.standard_normal((m, 2)), 0.5 + rng.standard_normal((n, 2))])
+    K = rbf_kernel(Z, gamma=0.3)
+    assert np.isclose(E.mmd2_variance_h1(K, m), _brute_variance_h1(K, m), rtol=1e-12)
+    stack = np.stack([K, rbf_kernel(Z, gamma=1.0)])
+    assert np.allclose(E.mmd2_variance_h1(stack, m),
+                       [E.mmd2_variance_h1(K, m), E.mmd2_variance_h1(stack[1], m)], rtol=1e-12)
+
+
+def test_mmd2_variance_h1_estimates_the_simulated_variance():
+    # N(0,1) vs N(1,1), Gaussian kernel: the mean of the estimates and the variance of
+    # MMD²_u over 1000 simulations agree within 20% at m = n = 50 (the simulated variance has
+    # a relative standard error of about 4.5%, and the estimate omits the O(1/m²) term)
+    rng = np.random.default_rng(3)
+    Z = np.concatenate([rng.standard_normal((1000, 50, 1)), 1 + rng.standard_normal((1000, 50, 1))], axis=1)
+    K = _gauss_stack(Z)
+    u = E.mmd2_unbiased(K, 50)
+    assert np.isclose(E.mmd2_variance_h1(K, 50).mean(), u.var(), rtol=0.2)
+
+
+def test_mmd2_null_spectral_linear_kernel_is_a_scaled_chi2():
+    # linear kernel in 1-D: one eigenvalue, the biased sample variance s² of the pooled sample,
+    # so the draws are (1/m + 1/n) s² (χ²₁ − 1)
+    rng = np.random.default_rng(4)
+    z = rng.standard_normal(30) * 2
+    m = 12
+    draws = E.mmd2_null_spectral(np.outer(z, z), m, 20000, rng=np.random.default_rng(5))
+    scale = (1 / m + 1 / 18) * z.var()
+    p = scipy_stats.kstest(draws / scale + 1, scipy_stats.chi2(1).cdf).pvalue
+    assert p > 1e-3
+
+
+def test_mmd2_null_spectral_moments_and_reproducibility():
+    rng = np.random.default_rng(6)
+    Z = rng.standard_normal((40, 2))
+    K = rbf_kernel(Z, gamma=0.5)
+    N, m = 40, 15
+    H = np.eye(N) - 1 / N
+    lam = np.linalg.eigvalsh(H @ K @ H / N)
+    lam = lam[lam > 1e-12 * lam.max()]
+    c = 1 / m + 1 / (N - m)
+    d = E.mmd2_null_spectral(K, m, 200000, rng=np.random.default_rng(7))
+    assert abs(d.mean()) < 4 * np.sqrt(2 * c**2 * np.sum(lam**2) / 200000)
+    assert np.isclose(d.var(), 2 * c**2 * np.sum(lam**2), rtol=0.03)
+    again = E.mmd2_null_spectral(K, m, 200000, rng=np.random.default_rng(7))
+    assert np.array_equal(d, again)
+
+
+def test_mmd2_null_spectral_matches_simulation_and_permutations():
+    # H0, m = n = 40. (1) The law of the theorem, with the eigenvalues of HKH/N from a pooled
+    # sample of 400 points, against 1500 simulated MMD²_u; (2) the spectral draws from one
+    # data set against the permutation distribution of the same data set (KS tests).
+    rng = np.random.default_rng(8)
+    u = E.mmd2_unbiased(_gauss_stack(rng.standard_normal((1500, 80, 1))), 40)
+    big = _gauss_stack(rng.standard_normal((400, 1)))
+    d_big = E.mmd2_null_spectral(big, 200, 5000, rng=rng) * (2 / 40) / (2 / 200)   # rescale to m = n = 40
+    assert scipy_stats.ks_2samp(u, d_big).pvalue > 1e-3
+    K0 = _gauss_stack(rng.standard_normal((80, 1)))
+    d = E.mmd2_null_spectral(K0, 40, 5000, rng=rng)
+    perm = E.permutation_test(lambda M: E.mmd2_unbiased(M, 40), K0, n_permutations=999, rng=rng)
+    assert scipy_stats.ks_2samp(d, perm.null_distribution).pvalue > 1e-3
+
+
+def test_mmd2_null_spectral_rejects_degenerate_and_huge_requests():
+    with pytest.raises(ValueError, match="K"):
+        E.mmd2_null_spectral(np.ones((6, 6)), 3, 10, rng=np.random.default_rng(0))
+    K = rbf_kernel(np.arange(6.0)[:, None])
+    with pytest.raises(ValueError, match="n_samples"):
+        E.mmd2_null_spectral(K, 3, 10**12, rng=np.random.default_rng(0))
+    with pytest.raises(ValueError, match="positive semi-definite"):
+        E.mmd2_null_spectral(K - 2 * np.eye(6), 3, 10, rng=np.random.default_rng(0))
+
+
+# ------------------------------------------------- Hilbert–Schmidt norms and HSIC
+@pytest.mark.parametrize("seed", [0, 1, 2])
+def test_hs_norm2_equals_the_frobenius_norm_of_explicit_operators(seed):
+    rng = np.random.default_rng(seed)
+    X, Y = rng.standard_normal((15, 2)), rng.standard_normal((15, 2)) + 1e3 * seed
+    Fx, Fy = _quadratic_features(X), _quadratic_features(Y)
+    Kx, Ky = Fx @ Fx.T, Fy @ Fy.T
+    assert np.isclose(E.hs_norm2(Kx, Ky), np.linalg.norm(Fx.T @ Fy / 15, "fro") ** 2, rtol=1e-9)
+    w = rng.standard_normal(15)
+    assert np.isclose(E.hs_norm2(Kx, Ky, w),
+                      np.linalg.norm(Fx.T @ (w[:, None] * Fy), "fro") ** 2, rtol=1e-9)
+    # a random orthonormal basis of G gives the same sum Σ_j ‖A g_j‖²
+    Q = np.linalg.qr(rng.standard_normal((6, 6)))[0]
+    A = Fx.T @ (w[:, None] * Fy)
+    assert np.isclose(np.sum((A @ Q) ** 2), E.hs_norm2(Kx, Ky, w), rtol=1e-9)
+
+
+def test_hs_norm2_rejects_bad_input():
+    K = rbf_kernel(np.arange(5.0)[:, None])
+    with pytest.raises(ValueError, match="weights"):
+        E.hs_norm2(K, K, np.ones(4))
+    with pytest.raises(ValueError, match="Kb"):
+        E.hs_norm2(K, K[:4, :4])
+    with pytest.raises(ValueError, match="Ka"):
+        E.hs_norm2(K - 3 * np.eye(5), K)
+
+
+def _hsic_u_brute(K, L):
+    """Average of h = k_ij l_ij + k_ij l_qr − 2 k_ij l_iq over ordered distinct 4-tuples."""
+    tot, cnt = 0.0, 0
+    for i, j, q, r in itertools.permutations(range(len(K)), 4):
+        tot += K[i, j] * L[i, j] + K[i, j] * L[q, r] - 2 * K[i, j] * L[i, q]
+        cnt += 1
+    return tot / cnt
+
+
+@pytest.mark.parametrize("n, seed", [(4, 0), (6, 1), (8, 2)])
+def test_hsic_unbiased_is_the_u_statistic(n, seed):
+    rng = np.random.default_rng(seed)
+    x = rng.standard_normal((n, 1))
+    y = x**2 + rng.standard_normal((n, 1))
+    K, L = rbf_kernel(x, gamma=0.5), rbf_kernel(y, gamma=0.5)
+    assert np.isclose(E.hsic_unbiased(K, L), _hsic_u_brute(K, L), rtol=1e-10, atol=1e-14)
+    assert np.allclose(E.hsic_unbiased(np.stack([K, L]), L), [E.hsic_unbiased(K, L), E.hsic_unbiased(L, L)])
+
+
+def test_hsic_unbiased_is_exactly_unbiased_by_enumeration():
+    # x takes 2 values, y 2 values; all 4^5 samples of n = 5 pairs with their probabilities
+    Kx = rbf_kernel(np.array([[0.0], [1.3]]))
+    Ly = rbf_kernel(np.array([[-0.4], [0.9]]))
+    P = np.array([[0.4, 0.1], [0.15, 0.35]])
+    px, py = P.sum(1), P.sum(0)
+    hsic = (np.sum(P * (Kx @ P @ Ly)) + (px @ Kx @ px) * (py @ Ly @ py) - 2 * (Kx @ px) @ P @ (Ly @ py))
+    cells = np.array(list(itertools.product(range(4), repeat=5)))
+    prob = np.prod(P.ravel()[cells], axis=1)
+    ix, iy = cells // 2, cells % 2
+    K = Kx[ix[:, :, None], ix[:, None, :]]
+    L = Ly[iy[:, :, None], iy[:, None, :]]
+    assert np.isclose(prob @ E.hsic_unbiased(K, L), hsic, atol=1e-13)
+    assert prob @ E.hsic_biased(K, L) > hsic + 1e-3          # the biased one is not
+
+
+def test_hsic_unbiased_rejects_small_samples_and_mismatches():
+    K = rbf_kernel(np.arange(3.0)[:, None])
+    with pytest.raises(ValueError, match="at least 4"):
+        E.hsic_unbiased(K, K)
+    K5 = rbf_kernel(np.arange(5.0)[:, None])
+    with pytest.raises(ValueError, match="L"):
+        E.hsic_unbiased(K5, K5[:4, :4])
+
+
+def _gretton_gamma_reference(K, L):
+    """Transcription of hsicTestGamma.m (Gretton et al., 2008), with explicit H matrices."""
+    m = len(K)
+    H = np.eye(m) - np.ones((m, m)) / m
+    Kc, Lc = H @ K @ H, H @ L @ H
+    stat = np.sum(Kc.T * Lc) / m
+    v = (Kc * Lc / 6) ** 2
+    v = (v.sum() - np.trace(v)) / m / (m - 1)
+    v = 72 * (m - 4) * (m - 5) / m / (m - 1) / (m - 2) / (m - 3) * v
+    K0, L0 = K - np.diag(np.diag(K)), L - np.diag(np.diag(L))
+    muX = np.ones(m) @ K0 @ np.ones(m) / m / (m - 1)
+    muY = np.ones(m) @ L0 @ np.ones(m) / m / (m - 1)
+    mean = (1 + muX * muY - muX - muY) / m
+    return stat, mean, v
+
+
+@pytest.mark.parametrize("n, seed", [(6, 0), (30, 1), (80, 2)])
+def test_hsic_gamma_test_matches_the_reference_code_and_scipy(n, seed):
+    rng = np.random.default_rng(seed)
+    x = rng.uniform(-1, 1, (n, 1))
+    y = x**2 + 0.3 * rng.standard_normal((n, 1))
+    K, L = rbf_kernel(x, gamma=2.0), rbf_kernel(y, gamma=2.0)
+    res = E.hsic_gamma_test(K, L)
+    stat, mean, var = _gretton_gamma_reference(K, L)
+    assert np.isclose(res.statistic, stat, rtol=1e-10)
+    assert np.isclose(res.null_mean, (n - 1) / n * mean, rtol=1e-10)   # (n−1)/n² instead of 1/n
+    assert np.isclose(res.null_var, var, rtol=1e-10)
+    a, scale = res.null_mean**2 / res.null_var, n * res.null_var / res.null_mean
+    assert np.isclose(res.pvalue, scipy_stats.gamma.sf(stat, a=a, scale=scale), rtol=1e-8, atol=1e-14)
+    assert np.isclose(res.shape * res.scale, n * res.null_mean)
+
+
+def test_hsic_gamma_test_level_by_simulation():
+    # 600 data sets under independence, n = 40: rejections at 5% inside the 99.9% binomial band
+    rng = np.random.default_rng(9)
+    x, y = rng.standard_normal((600, 40, 1)), rng.uniform(-1, 1, (600, 40, 1))
+    res = E.hsic_gamma_test(_gauss_stack(x), _gauss_stack(y, 0.5))
+    lo, hi = scipy_stats.binom.interval(0.999, 600, 0.05)
+    assert lo <= np.sum(res.pvalue <= 0.05) <= hi
+    # and the estimated null mean is unbiased: simulated mean of HSIC_b within 4 s.e.
+    h = res.statistic / 40
+    assert abs(h.mean() - res.null_mean.mean()) < 4 * h.std() / np.sqrt(600)
+
+
+def test_hsic_gamma_test_rejects_degenerate_input():
+    x = np.arange(8.0)[:, None]
+    K = rbf_kernel(x)
+    with pytest.raises(ValueError, match="L"):
+        E.hsic_gamma_test(K, np.ones((8, 8)))
+    with pytest.raises(ValueError, match="at least 6"):
+        E.hsic_gamma_test(K[:5, :5], K[:5, :5])
+    with pytest.raises(ValueError, match="K"):
+        E.hsic_gamma_test(K - 2 * np.eye(8), K)
+    assert "HSICGammaResult(statistic=" in repr(E.hsic_gamma_test(K, K))
+
+
+# ----------------------------------------------- regressions of the bad-input hardening
+def test_indefinite_gram_matrices_are_rejected():
+    # the old code returned MMD²_b < 0 for an indefinite "Gram matrix", impossible for
+    # ‖μ̂_P − μ̂_Q‖² ≥ 0
+    K = rbf_kernel(np.arange(6.0)[:, None]) - 1.5 * np.eye(6)
+    assert np.linalg.eigvalsh(K).min() < 0
+    for f in (lambda: E.mmd2_biased(K, 3), lambda: E.mmd2_unbiased(K, 3), lambda: E.center_kernel(K),
+              lambda: E.hsic_biased(K, np.eye(6)), lambda: E.mmd2_variance_h1(K, 3),
+              lambda: E.permutation_test(lambda M: E.mmd2_biased(M, 3), K, n_permutations=9,
+                                         rng=np.random.default_rng(0))):
+        with pytest.raises(ValueError, match="K must be positive semi-definite"):
+            f()
+
+
+def test_overflowing_statistics_raise_instead_of_returning_nan():
+    K = np.full((6, 6), 1e308)
+    for f in (lambda: E.mmd2_biased(K, 3), lambda: E.mmd2_unbiased(K, 3),
+              lambda: E.hsic_unbiased(K, K)):
+        with np.errstate(all="ignore"), pytest.raises(ValueError, match="overflow"):
+            f()
+
+
+def test_huge_sizes_are_rejected_by_name_not_by_memory_error():
+    with pytest.raises(ValueError, match="n is too large"):
+        E.centering_matrix(10**6)
+    K = rbf_kernel(np.arange(6.0)[:, None])
+    with pytest.raises(ValueError, match="n_permutations"):
+        E.permutation_test(lambda M: E.mmd2_biased(M, 3), K, n_permutations=10**12,
+                           rng=np.random.default_rng(0))
+
+
+def test_batched_permutations_give_the_same_p_value_as_one_batch(monkeypatch):
+    K = _gauss_stack(np.random.default_rng(10).standard_normal((12, 1)))
+    stat = lambda M: E.mmd2_biased(M, 6)
+    one = E.permutation_test(stat, K, n_permutations=500, rng=np.random.default_rng(11))
+    monkeypatch.setattr(E, "_BATCH_ENTRIES", 12 * 12 * 7)   # batches of 7 permutations
+    many = E.permutation_test(stat, K, n_permutations=500, rng=np.random.default_rng(11))
+    assert np.array_equal(one.null_distribution, many.null_distribution)

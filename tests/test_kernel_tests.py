@@ -12,7 +12,12 @@ from sklearn.kernel_approximation import RBFSampler
 
 from mlnotes import kernel_embeddings as ke
 from mlnotes import kernel_tests as kt
-from mlnotes import kernels
+from mlnotes import kernels, rkhs
+
+
+def two_sided(c):
+    """Coefficients c_0..c_L as the array l = -L..L that rkhs.periodic_kernel takes."""
+    return np.r_[c[:0:-1], c]
 
 
 def poisson(t, rho):
@@ -44,7 +49,7 @@ def test_ecf_converges_to_the_normal_characteristic_function():
 
 def test_periodic_kernel_equals_the_poisson_closed_form_and_is_psd():
     x = np.random.default_rng(1).uniform(-np.pi, np.pi, 30)
-    K = kt.periodic_kernel(x, x, 0.5 ** np.arange(80))
+    K = rkhs.periodic_kernel(x, x, two_sided(0.5 ** np.arange(80)))
     np.testing.assert_allclose(K, poisson(x[:, None] - x[None, :], 0.5), atol=1e-12)   # 0.5^80 truncation
     assert np.linalg.eigvalsh(K).min() > -1e-10
 
@@ -93,8 +98,8 @@ def test_non_characteristic_demo_population_and_samples():
         prop = rng.uniform(-np.pi, np.pi, 600)
         xq = prop[rng.uniform(0, 1.8, 600) < 1 + 0.8 * np.cos(prop)][:60]
         z = np.r_[rng.uniform(-np.pi, np.pi, 60), xq]
-        stats_blind.append(ke.mmd2_unbiased(kt.periodic_kernel(z, z, d.k_hat_blind), 60))
-        stats_zero.append(ke.mmd2_unbiased(kt.periodic_kernel(z, z, d.k_hat_zero_mean), 60))
+        stats_blind.append(ke.mmd2_unbiased(rkhs.periodic_kernel(z, z, two_sided(d.k_hat_blind)), 60))
+        stats_zero.append(ke.mmd2_unbiased(rkhs.periodic_kernel(z, z, two_sided(d.k_hat_zero_mean)), 60))
     se = np.std(stats_blind, ddof=1) / np.sqrt(60)
     assert abs(np.mean(stats_blind)) < 4 * se
     assert abs(np.mean(stats_zero) - d.mmd2_zero_mean) < 4 * np.std(stats_zero, ddof=1) / np.sqrt(60)
@@ -183,10 +188,12 @@ def test_coco_hsic_sandwich_and_symmetry(n, seed):
 @given(L=st.integers(1, 10), seed=st.integers(0, 10**6))
 def test_fourier_mmd_is_nonnegative_and_zero_for_equal_laws(L, seed):
     rng = np.random.default_rng(seed)
-    phi = rng.normal(size=L + 1) + 1j * rng.normal(size=L + 1)
+    l = np.arange(L + 1)
+    phi = kt.empirical_characteristic_function(rng.uniform(-np.pi, np.pi, 5), l)
+    psi = kt.empirical_characteristic_function(rng.normal(size=4), l)
     k_hat = rng.uniform(0, 1, L + 1)
     assert kt.mmd2_fourier_periodic(phi, phi, k_hat) == 0.0
-    assert kt.mmd2_fourier_periodic(phi, rng.normal(size=L + 1), k_hat) >= 0.0
+    assert kt.mmd2_fourier_periodic(phi, psi, k_hat) >= 0.0
 
 
 # ---------------------------------------------------------------------- Stein
@@ -323,3 +330,34 @@ def test_bad_inputs_raise_value_errors_naming_the_argument():
         kt.coco_witness(K, L, K_eval=np.ones((2, 5)))
     with pytest.raises(ValueError, match="a must lie in"):
         kt.non_characteristic_demo(a=1.5)
+
+
+# ------------------------------------------------- regressions (referee pass, chapter 47)
+def test_indefinite_or_asymmetric_grams_and_tiny_ridges_are_rejected():
+    K, L = rbf_pair(6, 19)
+    bad = K - 2.0 * np.eye(6)                                   # symmetric, indefinite
+    with pytest.raises(ValueError, match="K must be positive semi-definite"):
+        kt.coco(bad, L)                                         # was numpy's LinAlgError
+    with pytest.raises(ValueError, match="eps"):
+        kt.coco(K, L, eps=1e-300)                               # was numpy's LinAlgError
+    with pytest.raises(ValueError, match="K must be positive semi-definite"):
+        kt.coco_closed_form(bad, L)                             # was a silent value
+    with pytest.raises(ValueError, match="L must be symmetric"):
+        kt.coco_closed_form(K, L + np.triu(np.ones((6, 6)), 1))
+    with pytest.raises(ValueError, match="L must be positive semi-definite"):
+        kt.coco_witness(K, L - 2.0 * np.eye(6))
+
+
+def test_density_coefficients_are_not_taken_for_characteristic_functions():
+    # the notes' p_hat_l = conj(phi(l)) / (2 pi) would give an MMD^2 smaller by 4 pi^2
+    l = np.arange(5)
+    phi = kt.empirical_characteristic_function(np.array([0.3, 1.0, -2.0]), l)
+    with pytest.raises(ValueError, match="phi_p must be a characteristic function"):
+        kt.mmd2_fourier_periodic(np.conj(phi) / (2 * np.pi), phi, 0.5 ** l)
+
+
+def test_stein_kernel_overflow_is_an_error_not_nan():
+    with pytest.raises(ValueError, match="X"):
+        kt.stein_kernel_rbf(np.array([1e200, -1e200, 0.0]), lambda v: -v, 1.0)
+    with pytest.raises(ValueError, match="X"):
+        kt.ksd_u(np.array([1e200, -1e200, 0.0]), lambda v: -v, 1.0)

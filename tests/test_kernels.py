@@ -452,3 +452,16 @@ def test_rank_deficient_spline_is_fine_with_a_penalty():
     x = np.linspace(0, 1, 10)
     coef = kernels.spline_fit(x, np.sin(x), [1.2, 1.5], degree=3, lam=1.0)
     np.testing.assert_allclose(coef[4:], 0.0, atol=1e-12)
+
+
+def test_ridge_keeps_its_digits_with_a_column_far_from_zero():
+    """A column near 1e5: forming XᵀX would lose about six digits; the stacked QR keeps them."""
+    from sklearn.linear_model import Ridge
+    rng = np.random.default_rng(4)
+    X = np.column_stack([np.ones(40), rng.normal(size=40), 1e5 + rng.normal(size=40)])
+    y = X @ np.array([1.0, -1.0, 0.5]) + rng.normal(size=40)
+    for lam in (1e-3, 0.3):
+        ref = Ridge(alpha=lam, fit_intercept=False, solver="svd").fit(X, y).coef_
+        np.testing.assert_allclose(kernels.ridge(X, y, lam), ref, rtol=1e-8)
+        normal_equations = np.linalg.solve(X.T @ X + lam * np.eye(3), X.T @ y)
+        assert np.max(np.abs(normal_equations / ref - 1)) > 1e-7      # the fault this guards against

@@ -3,6 +3,7 @@ central differences (relative error < 1e-6 in float64), and input validation."""
 import numpy as np
 import pytest
 import scipy.signal
+import scipy.special
 
 from mlnotes import layers
 from mlnotes.nn import gradient_check
@@ -368,3 +369,69 @@ def test_backward_passes_reject_a_cache_that_is_not_theirs():
                 backward(dout, cache)
     with pytest.raises(ValueError, match="cache must be the cache returned by lstm_cell"):
         layers.lstm_cell_backward(np.zeros((2, 4)), np.zeros((2, 4)), rnn_cache)
+
+
+# ---------------------------------------------------------------- a whole CNN
+def _cnn_by_loops(x, convs, fcs, pool_after, padding):
+    """The same network with scipy.signal.correlate2d and explicit loops over every index."""
+    a = x
+    for (w, b), pool in zip(convs, pool_after):
+        ap = np.pad(a, ((0, 0), (0, 0), (padding, padding), (padding, padding)))
+        out = np.array([[b[f] + sum(scipy.signal.correlate2d(ap[n, c], w[f, c], mode="valid")
+                                    for c in range(a.shape[1])) for f in range(w.shape[0])]
+                        for n in range(a.shape[0])])
+        a = np.maximum(out, 0.0)
+        if pool:
+            N, C, Hh, Ww = a.shape
+            a = np.array([[[[a[n, c, 2 * i:2 * i + 2, 2 * j:2 * j + 2].max() for j in range(Ww // 2)]
+                            for i in range(Hh // 2)] for c in range(C)] for n in range(N)])
+    h = a.reshape(a.shape[0], -1)
+    for j, (W, b) in enumerate(fcs):
+        h = h @ W + b
+        if j < len(fcs) - 1:
+            h = np.maximum(h, 0.0)
+    return scipy.special.softmax(h, axis=1)
+
+
+@pytest.mark.parametrize("padding,size,pools,seed", [(0, 12, (True, True), 0), (1, 9, (False, True), 1),
+                                                     (1, 8, (True, True), 2)])
+def test_cnn_forward_against_loops_and_the_size_formula(padding, size, pools, seed):
+    rng = np.random.default_rng(seed)
+    x = rng.standard_normal((3, 2, size, size))
+    convs = [(rng.standard_normal((4, 2, 3, 3)), rng.standard_normal(4)),
+             (rng.standard_normal((5, 4, 3, 3)), rng.standard_normal(5))]
+    side = size
+    for pool in pools:
+        side = (side + 2 * padding - 3) // 1 + 1
+        side = side // 2 if pool else side
+    fcs = [(rng.standard_normal((5 * side * side, 6)) / 3, rng.standard_normal(6)),
+           (rng.standard_normal((6, 6)), rng.standard_normal(6)), (rng.standard_normal((6, 3)), rng.standard_normal(3))]
+    probs, shapes = layers.cnn_forward(x, convs, fcs, list(pools), padding)
+    np.testing.assert_allclose(probs, _cnn_by_loops(x, convs, fcs, pools, padding), rtol=1e-12, atol=1e-14)
+    assert shapes[-2] == ("fc3", (3, 3)) and shapes[-1] == ("softmax", (3, 3))
+    assert dict(shapes)["flatten"] == (3, 5 * side * side)
+
+
+def test_cnn_param_count_against_the_arrays_and_vgg16():
+    rng = np.random.default_rng(0)
+    convs = [(rng.standard_normal((4, 3, 3, 3)), np.zeros(4)), (rng.standard_normal((6, 4, 3, 3)), np.zeros(6))]
+    fcs = [(np.zeros((24, 10)), np.zeros(10)), (np.zeros((10, 5)), np.zeros(5))]
+    assert layers.cnn_param_count([3, 4, 6], 3, [24, 10, 5]) == sum(p.size for pair in convs + fcs for p in pair)
+    convs[1] = (rng.standard_normal((6, 4, 5, 5)), np.zeros(6))
+    assert layers.cnn_param_count([3, 4, 6], [3, 5], [24, 10, 5]) == sum(p.size for pair in convs + fcs for p in pair)
+    vgg = [3, 64, 64, 128, 128, 256, 256, 256, 512, 512, 512, 512, 512, 512]
+    # torchvision.models.vgg16 and keras.applications.VGG16 both report 138,357,544 parameters
+    assert layers.cnn_param_count(vgg, 3, [512 * 7 * 7, 4096, 4096, 1000]) == 138_357_544
+
+
+def test_cnn_forward_names_the_layer_that_does_not_fit():
+    rng = np.random.default_rng(0)
+    x = rng.standard_normal((1, 1, 8, 8))
+    conv = (rng.standard_normal((2, 1, 3, 3)), np.zeros(2))
+    with pytest.raises(ValueError, match=r"convs\[1\]"):
+        layers.cnn_forward(x, [conv, (np.ones((2, 3, 3, 3)), np.zeros(2))], [(np.ones((2, 2)), np.zeros(2))],
+                           [True, True])
+    with pytest.raises(ValueError, match=r"fcs\[0\]"):
+        layers.cnn_forward(x, [conv], [(np.ones((5, 2)), np.zeros(2))], [True])
+    with pytest.raises(ValueError, match="pool_after"):
+        layers.cnn_forward(x, [conv], [(np.ones((18, 2)), np.zeros(2))], [1])

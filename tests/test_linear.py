@@ -442,3 +442,17 @@ def test_reprs_have_no_addresses():
     fit = linear.logistic_regression(_D, _y01)
     for obj in (fit, linear.gda_fit(_X, _y01), linear.naive_bayes_fit((_X > 0).astype(int), _y01)):
         assert "0x" not in repr(obj) and "array" not in repr(obj)
+
+
+def test_least_squares_keeps_its_digits_with_a_covariate_far_from_zero():
+    """With a covariate near 1e5 the normal equations lose about ten digits; QR keeps them."""
+    import statsmodels.api as sm
+    rng = np.random.default_rng(3)
+    X = np.column_stack([np.ones(50), rng.normal(size=50), 1e5 + rng.normal(size=50)])
+    y = X @ np.array([2.0, -1.0, 0.5]) + rng.normal(size=50)
+    ref = sm.OLS(y, X).fit()
+    np.testing.assert_allclose(linear.least_squares(X, y), ref.params, rtol=1e-9)
+    np.testing.assert_allclose(linear.ols_covariance(X, 1.0) * ref.scale, ref.cov_params(), rtol=1e-8)
+    np.testing.assert_allclose(np.diag(linear.hat_matrix(X)), ref.get_influence().hat_matrix_diag, rtol=1e-9, atol=1e-12)
+    with_normal_equations = np.linalg.solve(X.T @ X, X.T @ y)
+    assert np.max(np.abs(with_normal_equations / ref.params - 1)) > 1e-8   # the fault this guards against

@@ -1,10 +1,12 @@
 """Tests of mlnotes.lm_inference against statsmodels and scipy, the identities of chapter 27,
 and the function-specific bad inputs.
 
-Tolerances: the implementation solves the normal equations, statsmodels uses a
-pseudo-inverse (SVD); on these well-conditioned designs (condition number < 20) both are
-accurate to ~1e-13 relative, so 1e-9 leaves a wide margin and still catches any formula
-error (a wrong degree of freedom changes the results in the second or third digit).
+Tolerances: the implementation solves by QR, statsmodels uses a pseudo-inverse (SVD); on
+these well-conditioned designs (condition number < 20) both are accurate to ~1e-13
+relative, so 1e-9 leaves a wide margin and still catches any formula error (a wrong degree
+of freedom changes the results in the second or third digit). The tests with a covariate
+near 1e5 (condition number ~1e7) check that the fits never go through the normal equations,
+which square the condition number and lose ~6 digits there.
 """
 import numpy as np
 import pytest
@@ -203,3 +205,61 @@ def test_pairs_bootstrap_handles_rank_deficient_resamples():
     assert np.mean([np.linalg.matrix_rank(X[i]) < 3 for i in idx]) > 0.2
     loop = np.array([np.linalg.lstsq(X[i], y[i], rcond=None)[0] for i in idx])
     np.testing.assert_allclose(se, loop.std(axis=0, ddof=1), rtol=1e-7)
+
+
+def _far_design(n=60, seed=21, offset=1e5):
+    """A design whose second column sits at ``offset`` (condition number ~ offset² / n)."""
+    rng = np.random.default_rng(seed)
+    X = np.column_stack([np.ones(n), offset + rng.standard_normal(n), rng.standard_normal(n)])
+    y = X @ np.array([1.0, 2.0, -1.0]) + rng.standard_normal(n)
+    return X, y, rng.uniform(0.5, 2.0, n)
+
+
+def test_ols_and_wls_with_a_covariate_at_1e5_match_statsmodels():
+    # regression: the normal equations lost ~6 digits of the slopes and ~5 % of the
+    # standard errors here; QR keeps them to ~1e-11
+    X, y, w = _far_design()
+    for fit, ref in [(lm.ols_fit(X, y), sm.OLS(y, X).fit()),
+                     (lm.wls(X, y, w), sm.WLS(y, X, weights=w).fit())]:
+        np.testing.assert_allclose(fit.beta[1:], ref.params[1:], rtol=1e-9)
+        np.testing.assert_allclose(fit.beta[0], ref.params[0], rtol=1e-7)   # |β₀| is 2e5 times smaller
+        np.testing.assert_allclose(fit.se, ref.bse, rtol=1e-9)
+        np.testing.assert_allclose(fit.cov, ref.cov_params(), rtol=1e-8)
+        np.testing.assert_allclose(fit.t, ref.tvalues, rtol=1e-8)
+
+
+def test_hat_matrix_f_tests_and_anova_with_a_covariate_at_1e5():
+    X, y, _ = _far_design(seed=22)
+    ref, small = sm.OLS(y, X).fit(), sm.OLS(y, X[:, :2]).fit()
+    P = lm.hat_matrix(X)
+    np.testing.assert_allclose(P, X @ np.linalg.pinv(X), atol=1e-10)
+    np.testing.assert_allclose(P @ y, ref.fittedvalues, rtol=1e-10)
+    assert np.trace(P) == pytest.approx(3, rel=1e-10)
+    F, pval, _ = ref.compare_f_test(small)
+    nested = lm.f_test_nested(X[:, :2], X, y)
+    assert nested.statistic == pytest.approx(F, rel=1e-8)
+    assert nested.pvalue == pytest.approx(pval, rel=1e-6)
+    table = lm.anova_regression_table(X, y)
+    assert table.ss_reg == pytest.approx(ref.ess, rel=1e-9)
+    assert table.statistic == pytest.approx(ref.fvalue, rel=1e-9)
+    glh = lm.general_linear_hypothesis(lm.ols_fit(X, y), np.eye(3)[1:])
+    assert glh.statistic == pytest.approx(float(ref.f_test(np.eye(3)[1:]).fvalue), rel=1e-8)
+
+
+def test_pairs_bootstrap_with_a_covariate_at_1e5_matches_lstsq():
+    X, y, _ = _far_design(n=30, seed=23)
+    se = lm.pairs_bootstrap_se(X, y, 200, np.random.default_rng(6))
+    idx = np.random.default_rng(6).integers(0, 30, size=(200, 30))
+    loop = np.array([np.linalg.lstsq(X[i], y[i], rcond=None)[0] for i in idx])
+    np.testing.assert_allclose(se, loop.std(axis=0, ddof=1), rtol=1e-7)
+
+
+
+def test_bad_calls_found_by_hardening():
+    X, y, _ = _data(20, 3, 25)
+    with pytest.raises(ValueError, match="X_small must have 20 rows"):
+        lm.f_test_nested(X[:-1, :1], X, y)
+    with pytest.raises(ValueError, match="overflowed: rescale X and y"):
+        lm.ols_fit(X, y * 1e300)
+    # a design scaled by 1e300 is fine for QR: same fitted values and s2
+    assert lm.ols_fit(X * 1e300, y).s2 == pytest.approx(lm.ols_fit(X, y).s2, rel=1e-10)

@@ -234,3 +234,46 @@ def test_bad_inputs_messages():
         mcmc.gibbs_ising(0.1, 0.0, [3, 3], 2, np.random.default_rng(0))
     with pytest.raises(ValueError, match="constant"):
         mcmc.autocorrelation(np.ones(5), 2)
+
+
+# ------------------------------------------------------------ bad input that used to pass
+def test_rejection_from_a_target_without_mass_raises_instead_of_looping():
+    # the old loop proposed for ever when p_tilde = 0 wherever q proposes
+    with pytest.raises(ValueError, match="log_p_tilde"):
+        mcmc.rejection_sample(lambda x: np.where(x > 1e6, 0.0, -np.inf), lambda m, r: r.standard_normal(m),
+                              scipy.stats.norm.logpdf, 5.0, 5, np.random.default_rng(0))
+
+
+def test_rejection_with_rare_acceptance_still_matches_the_truncated_normal():
+    # p ∝ N(0, 1) on x > 3 proposed from N(0, 1): acceptance 0.00135, batches grow, samples stay exact
+    res = mcmc.rejection_sample(lambda x: np.where(x > 3, scipy.stats.norm.logpdf(x), -np.inf),
+                                lambda m, r: r.standard_normal(m), scipy.stats.norm.logpdf, 0.0, 400,
+                                np.random.default_rng(4))
+    assert scipy.stats.kstest(res.samples, scipy.stats.truncnorm(3, np.inf).cdf).pvalue > 1e-3
+    rate = scipy.stats.norm.sf(3)
+    assert abs(res.acceptance_rate - rate) < 4 * np.sqrt(rate / res.n_proposed)
+
+
+def test_importance_estimate_refuses_undefined_or_overflowing_weights():
+    x = np.array([1.0, 2.0])
+    with pytest.raises(ValueError, match="log_p_tilde"):        # old: nan
+        mcmc.importance_estimate(lambda t: t, lambda t: np.full(t.shape, -np.inf), scipy.stats.norm.logpdf, x)
+    with pytest.raises(ValueError, match="log_p_tilde"):        # old: inf
+        mcmc.importance_estimate(lambda t: t, lambda t: 1000 + 0 * t, scipy.stats.norm.logpdf, x,
+                                 self_normalised=False)
+    with pytest.raises(ValueError, match="log_q"):              # old: nan
+        mcmc.importance_estimate(lambda t: t, scipy.stats.norm.logpdf, scipy.stats.expon.logpdf, np.array([-1.0, 2.0]))
+
+
+def test_metropolis_hastings_rejects_nan_proposals():
+    # the old sampler silently rejected every NaN proposal and returned the starting point
+    with pytest.raises(ValueError, match="propose"):
+        mcmc.metropolis_hastings(lambda x: -0.5 * (x**2).sum(axis=1), lambda x, rng: x * np.nan, None,
+                                 np.zeros((2, 1)), 5, np.random.default_rng(0))
+
+
+def test_ising_exact_refuses_overflowing_energies():
+    with pytest.raises(ValueError, match="J"):                   # old: log_Z = inf
+        mcmc.ising_exact(1e308, 0.0, (2, 2))
+    ex = mcmc.ising_exact(0.3, 0.1, (2, 2))
+    assert np.isclose(ex.probs.sum(), 1.0)

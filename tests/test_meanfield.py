@@ -323,6 +323,50 @@ def test_titsias_bound_dense_formula():
     assert np.isclose(mf.titsias_bound(X, y, Z, kern, 0.1), dense, atol=1e-9)
 
 
+def _refusing_large_grams(kern, limit=2_000_000):
+    """``kern`` that fails the test if asked for a Gram matrix with more than ``limit`` entries."""
+    def k(A, B):
+        assert A.shape[0] * B.shape[0] <= limit, f"kernel asked for a {A.shape[0]} x {B.shape[0]} Gram matrix"
+        return kern(A, B)
+    return k
+
+
+def test_titsias_bound_never_builds_n_by_n():
+    """Regression: titsias_bound evaluated kernel(X, X) (n x n) for its diagonal only. At
+    n = 40000 that matrix would take 12.8 GB. Reference: the rank-3 kernel (1 + ab)^2, for which
+    3 inducing inputs give Q = K exactly, so the bound is log N(y; 0, Phi Phi^T + s2 I), computed
+    in feature space (3 x 3) and, on a subset, by scipy.stats.multivariate_normal."""
+    rng = np.random.default_rng(0)
+    n, s2 = 40_000, 0.3
+    x = rng.uniform(-2, 2, n)
+    phi = np.column_stack([np.ones(n), np.sqrt(2) * x, x**2])          # (1 + ab)^2 = phi(a).phi(b)
+    y = phi @ rng.normal(size=3) + np.sqrt(s2) * rng.standard_normal(n)
+    poly = lambda A, B: (1.0 + A @ B.T) ** 2
+    Z = np.array([[-1.5], [0.2], [1.7]])
+    F = mf.titsias_bound(x[:, None], y, Z, _refusing_large_grams(poly), s2)
+    G = np.eye(3) + phi.T @ phi / s2
+    logdet = n * np.log(s2) + np.linalg.slogdet(G)[1]
+    quad = y @ y / s2 - (phi.T @ y / s2) @ np.linalg.solve(G, phi.T @ y / s2)
+    assert np.isclose(F, -0.5 * (n * np.log(2 * np.pi) + logdet + quad), rtol=1e-10, atol=1e-6)
+    k = 500
+    sub = scipy.stats.multivariate_normal(np.zeros(k), poly(x[:k, None], x[:k, None]) + s2 * np.eye(k)).logpdf(y[:k])
+    assert np.isclose(mf.titsias_bound(x[:k, None], y[:k], Z, poly, s2), sub, atol=1e-6)
+    pred = mf.sparse_gp_predict(x[:, None], y, Z, x[:, None], _refusing_large_grams(poly), s2)
+    assert pred.var.shape == (n,)
+
+
+def test_titsias_bound_blocks_match_dense_formula_across_a_block_edge():
+    """n = 1300 spans three blocks of 512: the blockwise diagonal gives the dense formula."""
+    X, y = _gp_data(1300, 7)
+    kern = lambda A, B: 0.8 * rbf_kernel(A, B, gamma=2.0)
+    Z = np.linspace(-3, 3, 15)[:, None]
+    Kzz, Kzx = kern(Z, Z), kern(Z, X)
+    Q = Kzx.T @ np.linalg.solve(Kzz, Kzx)
+    dense = (scipy.stats.multivariate_normal(np.zeros(1300), Q + 0.05 * np.eye(1300)).logpdf(y)
+             - np.trace(kern(X, X) - Q) / 0.1)
+    assert np.isclose(mf.titsias_bound(X, y, Z, _refusing_large_grams(kern), 0.05), dense, rtol=1e-9)
+
+
 @pytest.mark.parametrize("n, m, seed", [(25, 25, 0), (50, 8, 1)])
 def test_sparse_gp_predict(n, m, seed):
     X, y = _gp_data(n, seed)
@@ -355,3 +399,18 @@ def test_sparse_gp_repeated_inducing_inputs_and_bad_kernel():
     assert np.isclose(mf.titsias_bound(X, y, np.zeros((3, 1)), kern, 0.1), one, atol=1e-4)
     with pytest.raises(ValueError, match="kernel\\(Z, Z\\)"):
         mf.titsias_bound(X, y, np.zeros((2, 1)), lambda A, B: -rbf_kernel(A, B, gamma=0.5), 0.1)
+
+
+def test_vb_is_unchanged_by_a_shift_far_from_the_origin():
+    """Centred sums: shifting the data and the prior mean by 1e8 changes no VB scale parameter."""
+    rng = np.random.default_rng(4)
+    x = rng.normal(0.0, 2.0, 12)
+    a = mf.vb_normal_gamma(x, 0.5, 1.0, 2.0, 2.0, 20)
+    b = mf.vb_normal_gamma(x + 1e8, 0.5 + 1e8, 1.0, 2.0, 2.0, 20)
+    assert b.mean - 1e8 == pytest.approx(a.mean, abs=1e-7)
+    np.testing.assert_allclose([b.precision, b.rate], [a.precision, a.rate], rtol=1e-7)
+    X = rng.normal(size=(30, 2))
+    resp = rng.dirichlet(np.ones(3), 30)
+    pa, pb = mf.vb_m_step(X, resp), mf.vb_m_step(X + 1e8, resp)
+    np.testing.assert_allclose(pb.W_inv, pa.W_inv, rtol=1e-6)
+    np.testing.assert_allclose(pb.means - 1e8, pa.means, atol=1e-6)

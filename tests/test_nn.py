@@ -340,3 +340,74 @@ def test_mlp_methods_check_their_inputs():
     with pytest.raises(ValueError, match="y must be"):
         nn.one_hot([[0, 1], [1]], 2)
     assert nn.one_hot([], 3).shape == (0, 3)
+
+
+def test_mlp_names_its_init_argument():
+    with pytest.raises(ValueError, match="init must be one of"):
+        nn.MLP([2, 3, 2], init="glorot")
+
+
+@pytest.mark.parametrize("hidden,output,seed", [("tanh", "softmax", 0), ("relu", "sigmoid", 1), ("tanh", "identity", 2)])
+def test_weight_decay_gradient_against_central_differences(hidden, output, seed):
+    rng = np.random.default_rng(seed)
+    model = nn.MLP((3, 4, 2), hidden, output, "xavier", rng)
+    X = rng.standard_normal((7, 3))
+    Y = {"softmax": nn.one_hot(rng.integers(0, 2, 7), 2), "sigmoid": rng.random((7, 2)),
+         "identity": rng.standard_normal((7, 2))}[output]
+    lam, theta = 0.3, model.get_params()
+
+    def penalised(t):   # mean loss + (λ/2) ‖weights‖², biases unpenalised, written out independently
+        model.set_params(t)
+        Z = X
+        for l, (W, b) in enumerate(zip(model.W, model.b)):
+            Z = Z @ W + b
+            if l < len(model.W) - 1:
+                Z = np.tanh(Z) if hidden == "tanh" else np.maximum(Z, 0.0)
+        if output == "softmax":
+            per = scipy.special.logsumexp(Z, axis=1) - (Y * Z).sum(axis=1)
+        elif output == "sigmoid":
+            per = (np.logaddexp(0.0, Z) - Y * Z).sum(axis=1)
+        else:
+            per = 0.5 * ((Z - Y) ** 2).sum(axis=1)
+        return per.mean() + 0.5 * lam * sum(np.sum(W**2) for W in model.W)
+
+    h = 1e-6
+    fd = np.array([(penalised(theta + h * e) - penalised(theta - h * e)) / (2 * h) for e in np.eye(theta.size)])
+    model.set_params(theta)
+    loss, grad = model.loss_and_grad(X, Y, weight_decay=lam)
+    assert loss == pytest.approx(penalised(theta), rel=1e-12)
+    np.testing.assert_allclose(grad, fd, rtol=1e-6, atol=1e-8)
+    # the biases' gradient is unchanged by the penalty, each W's gets λ W added
+    model.set_params(theta)
+    grad0 = model.loss_and_grad(X, Y)[1]
+    np.testing.assert_allclose(grad - grad0, lam * np.where(_weight_mask(model), theta, 0.0), atol=1e-12)
+
+
+def _weight_mask(model):
+    return np.concatenate([np.r_[np.ones(W.size), np.zeros(b.size)] for W, b in zip(model.W, model.b)]).astype(bool)
+
+
+@pytest.mark.parametrize("lam,seed", [(0.05, 0), (0.5, 1)])
+def test_weight_decay_on_a_linear_net_is_ridge_regression(lam, seed):
+    from sklearn.linear_model import Ridge
+
+    rng = np.random.default_rng(seed)
+    n = 40
+    X = rng.standard_normal((n, 3))
+    y = X @ np.array([1.0, -2.0, 0.5]) + 0.3 + 0.2 * rng.standard_normal(n)
+    model = nn.MLP((3, 1), "relu", "identity", "zeros", rng)
+    nn.train(model, X, y[:, None], step=0.01, n_steps=4000, weight_decay=lam)
+    ridge = Ridge(alpha=n * lam).fit(X, y)     # ‖y - Xw - b‖² + nλ‖w‖² = 2n × (the net's objective)
+    np.testing.assert_allclose(model.W[0][:, 0], ridge.coef_, atol=2e-4)
+    assert model.b[0][0] == pytest.approx(ridge.intercept_, abs=2e-4)
+
+
+def test_weight_decay_is_validated():
+    rng = np.random.default_rng(0)
+    model = nn.MLP((2, 3, 2), "tanh", "softmax", "xavier", rng)
+    X, Y = rng.standard_normal((5, 2)), nn.one_hot(rng.integers(0, 2, 5), 2)
+    for bad in (-0.1, np.nan, np.inf, "0.1", None):
+        with pytest.raises(ValueError, match="weight_decay"):
+            model.loss_and_grad(X, Y, weight_decay=bad)
+        with pytest.raises(ValueError, match="weight_decay"):
+            nn.train(model, X, Y, n_steps=2, weight_decay=bad)

@@ -222,6 +222,81 @@ def test_no_line_breaks_an_inline_formula(path):
     assert not bad, "a formula is torn by a line that Markdown reads as a list item:\n" + "\n".join(bad)
 
 
+# --- Damage done by string escapes, and listings that are not shown --------------------
+# A notebook written from a Python string without r"..." loses the backslash of TeX
+# commands: "\t" of \theta becomes a tab, "\f" of \frac a form feed, "\b" of \beta a
+# backspace, "\r" of \rho a carriage return, and "\n" of \norm, \nabla, \neq a line break,
+# leaving a line that begins "orm{...}". Control characters are found directly; a line
+# break is found from the tail it leaves at the start of the next line inside a formula.
+_CONTROL = re.compile(r"[\x00-\x08\x09\x0b-\x1f\x7f]")
+# The tails of TeX commands that begin with n, long enough not to be a variable name.
+_NEWLINE_TAILS = ("orm", "abla", "ewline", "olimits", "otin", "atural", "earrow", "exists", "eq",
+                  "ot", "mid", "leq", "geq", "eg")
+_TAIL_START = re.compile(r"\s*(" + "|".join(sorted(_NEWLINE_TAILS, key=len, reverse=True)) + r")(?![A-Za-z])")
+_SURE_TAIL = re.compile(r"\s*(orm\s*[{_^]|abla(?![A-Za-z])|ewline(?![A-Za-z]))")
+
+
+def _escape_damage(markdown):
+    """Control characters, and lines that begin with the tail of a TeX command whose
+    backslash-n a string escape turned into a line break."""
+    bad = [f"control character {m.group()!r} near {markdown[max(0, m.start() - 30):m.end() + 10]!r}"
+           for m in _CONTROL.finditer(markdown)]
+    inline, display = False, False
+    for line in markdown.splitlines():
+        if _SURE_TAIL.match(line) or ((inline or display) and _TAIL_START.match(line)):
+            bad.append(f"line begins with the tail of a TeX command: {line.strip()[:60]!r}")
+        for m in re.finditer(r"\$\$|(?<!\\)\$", line):
+            if m.group() == "$$":
+                display = not display
+            elif not display:
+                inline = not inline
+        if not line.strip():
+            inline = False
+    return bad
+
+
+def test_escape_damage_is_found():
+    assert _escape_damage("a $\\norm{x}$ b") == []
+    assert len(_escape_damage("a $\\theta$ and $\theta$")) == 1          # a tab
+    assert len(_escape_damage("for $x$, $\norm{x} = 1$")) == 1           # "orm{x} = 1$"
+    assert len(_escape_damage("$$\na \neq b\n$$")) == 1                   # "eq b" inside display math
+    assert _escape_damage("the gradient\nnotation and\neq. (3)") == []    # prose, not a formula
+    assert _escape_damage("$$\nu = s(b - a)\n$$") == []                   # a variable u, not \nu
+
+
+@pytest.mark.parametrize("path", NOTEBOOKS, ids=lambda p: p.name)
+def test_no_tex_eaten_by_string_escapes(path):
+    bad = [f"cell {i}: {msg}" for i, cell in enumerate(_load(path)["cells"]) if cell["cell_type"] == "markdown"
+           for msg in _escape_damage(_source(cell))]
+    assert not bad, "markdown damaged by a string escape (write notebooks with raw strings):\n" + "\n".join(bad)
+
+
+def _listings_shown(cell):
+    """The origins ('mlnotes/x.py: name') of the show_source listings a code cell displays."""
+    shown = []
+    for out in cell.get("outputs", []):
+        text = "".join(out.get("data", {}).get("text/markdown", ""))
+        m = re.match(r"```python\n# (mlnotes/\S+: \S+)\n", text)
+        if m:
+            shown.append(m.group(1))
+    return shown
+
+
+@pytest.mark.parametrize("path", NOTEBOOKS, ids=lambda p: p.name)
+def test_every_show_source_call_is_shown(path):
+    """Only a cell's last expression is displayed, so a second show_source in one cell would
+    silently show nothing: every call must have its listing in the stored outputs."""
+    bad = []
+    for i, cell in enumerate(_load(path)["cells"]):
+        if cell["cell_type"] != "code":
+            continue
+        calls = re.findall(r"\bshow_source\(\s*([\w.]+)", _source(cell))
+        shown = _listings_shown(cell)
+        if len(shown) < len(calls):
+            bad.append(f"cell {i}: {len(calls)} show_source calls ({', '.join(calls)}), {len(shown)} shown")
+    assert not bad, "show_source listings that are not displayed:\n" + "\n".join(bad)
+
+
 # --- Claims quoted in the text, and references to other chapters -------------------------
 # A corrections table (or a paragraph) names the claim that checks a statement: 'claim "…"'
 # or 'claims "…", "…"'. The quoted text must be a claim the chapter prints, so a claim that

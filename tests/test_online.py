@@ -645,3 +645,100 @@ def test_valid_calls_unchanged_issue_16():
 
     h, _ = online.online_to_batch(learner, [[0, 1], [1, 0]], [1, 0], np.random.default_rng(0))
     assert seen["dtype"].kind == "i" and h([[0, 1]]).dtype.kind == "i"
+
+
+# ------------------------------------------------------- weighted-average forecaster
+def _brute_weighted_average(X, y, eta, loss):
+    """Closed form v_t ∝ exp(-eta L_{t-1}), losses from scipy's rel_entr, and its predictions."""
+    from scipy.special import logsumexp, rel_entr
+    ell = (rel_entr(y[:, None], X) + rel_entr(1 - y[:, None], 1 - X)) if loss == "entropic" else (y[:, None] - X) ** 2
+    prev = -eta * np.vstack([np.zeros(X.shape[1]), np.cumsum(ell, axis=0)[:-1]])
+    V = np.exp(prev - logsumexp(prev, axis=1, keepdims=True))
+    return V, np.sum(V * X, axis=1), ell
+
+
+@pytest.mark.parametrize("T, n, seed, loss, eta", [(5, 2, 0, "entropic", 1.0), (300, 8, 1, "entropic", 0.7),
+                                                   (300, 8, 2, "square", 0.5), (1000, 30, 3, "square", 0.2)])
+def test_weighted_average_matches_closed_form_and_bound(T, n, seed, loss, eta):
+    rng = np.random.default_rng(seed)
+    X, y = rng.random((T, n)), rng.random(T)
+    run = online.weighted_average(X, y, eta, loss)
+    V, y_hat, ell = _brute_weighted_average(X, y, eta, loss)
+    np.testing.assert_allclose(run.v, V, atol=1e-12)
+    np.testing.assert_allclose(run.y_hat, y_hat, atol=1e-12)
+    np.testing.assert_allclose(run.expert_loss, np.cumsum(ell, axis=0), rtol=1e-12, atol=1e-12)
+    assert np.all(run.regret <= online.weighted_average_bound(n, eta, loss) + 1e-9)
+
+
+def test_weighted_average_entropic_is_the_bayes_mixture():
+    # log loss, eta = 1, binary outcomes: total loss = -ln((1/n) Σ_i Π_t p_i(y_t)), and the
+    # regret identity R_T = ln n + ln v_{T+1, best}
+    from scipy.special import logsumexp
+    rng = np.random.default_rng(4)
+    T, n = 500, 6
+    y = (rng.random(T) < 0.4).astype(float)
+    X = np.clip(rng.random((T, n)), 0.02, 0.98)
+    run = online.weighted_average(X, y, 1.0)
+    log_lik = np.sum(np.log(np.where(y[:, None] == 1, X, 1 - X)), axis=0)
+    np.testing.assert_allclose(run.learner_loss[-1], np.log(n) - logsumexp(log_lik), rtol=1e-12)
+    np.testing.assert_allclose(run.regret[-1], np.log(n) + log_lik.max() - logsumexp(log_lik), atol=1e-9)
+
+
+def test_weighted_average_adaptive_outcomes_and_the_eta_condition():
+    X = np.tile([0.0, 1.0], (500, 1))
+    flip = lambda t, y_hat: float(y_hat < 0.5)  # noqa: E731
+    ok = online.weighted_average(X, flip, 0.5, "square")
+    assert np.all(ok.regret <= online.weighted_average_bound(2, 0.5, "square"))
+    assert np.all((ok.y == 1) == (ok.y_hat < 0.5))
+    bad = online.weighted_average(X, flip, 2.0, "square")      # beyond exp-concavity: linear regret
+    assert bad.regret[-1] > 10 * np.log(2) / 2
+    # a perfect expert (predicting 0/1) makes the others' entropic losses infinite at times
+    y = (np.random.default_rng(5).random(200) < 0.5).astype(float)
+    run = online.weighted_average(np.column_stack([y, 1 - y, np.full(200, 0.5)]), y, 1.0)
+    assert run.expert_loss[-1, 0] == 0 and np.isinf(run.expert_loss[-1, 1])
+    np.testing.assert_allclose(run.regret[-1], np.log(3) - np.log(1 + 2.0 ** -200), atol=1e-12)
+
+
+@pytest.mark.parametrize("call, message", [
+    (lambda: online.weighted_average([[0.2, 1.5]], [1.0], 1.0), "predictions must lie in"),
+    (lambda: online.weighted_average([[0.2, 0.5]], [1.0, 0.0], 1.0), "y must have shape"),
+    (lambda: online.weighted_average([[0.2, 0.5]], [-0.1], 1.0), "y must lie in"),
+    (lambda: online.weighted_average([[0.2, 0.5]], lambda t, y_hat: 2.0, 1.0), "y must return an outcome"),
+    (lambda: online.weighted_average([[0.2, 0.5]], [1.0], 0.0), "eta must be a positive"),
+    (lambda: online.weighted_average([[0.2, 0.5]], [1.0], 1.0, loss="hinge"), "loss must be one of"),
+    (lambda: online.weighted_average([[0.0, 0.0]], [1.0], 1.0), "every expert in predictions has infinite loss"),
+    (lambda: online.weighted_average_bound(3, 0.6, "square"), "eta must"),
+    (lambda: online.weighted_average_bound(3, 1.5), "eta must"),
+    (lambda: online.weighted_average_bound(0, 0.5), "n_experts must be"),
+])
+def test_weighted_average_bad_inputs(call, message):
+    with pytest.raises(ValueError, match=message):
+        call()
+
+
+def test_weighted_average_repr():
+    run = online.weighted_average([[0.2, 0.5]], [1.0], 1.0)
+    assert repr(run) == "WeightedAverageRun(loss='entropic', T=1, n=2, eta=1)"
+
+
+# ------------------------------------------------------------ overflow and kernels (review)
+def test_overflow_is_reported_not_returned():
+    # each used to return a plausible-looking result computed from NaN or inf
+    with pytest.raises(ValueError, match="rescale X"):            # perceptron: NaN score read as "no mistake"
+        online.online_perceptron(np.array([[1e308, 1e308], [1e308, -1e308]]), [1, -1], n_epochs=3)
+    with pytest.raises(ValueError, match="rescale"):              # OGD: weights inf/NaN, hinge loss inf
+        online.online_gradient_descent(np.full((2, 2), 1e308), [1, -1], 1e10)
+    with pytest.raises(ValueError, match="rescale w and x"):      # proximal step: NaN step length
+        online.proximal_hinge_step([1e308, 0.0], [1e308, 0.0], -1, 0.5)
+    with pytest.raises(ValueError, match="rescale X"):            # all-subsets kernel: inf entries
+        online.anova_kernel(np.full((2, 3000), 2.0))
+
+
+def test_kernel_perceptron_needs_a_positive_semidefinite_kernel():
+    with pytest.raises(ValueError, match="positive semi-definite"):   # used to run on an indefinite "kernel"
+        online.kernel_perceptron(np.array([[1.0, 2.0], [2.0, 1.0]]), [1, -1])
+    X = np.random.default_rng(6).standard_normal((30, 3))
+    K = X @ X.T                                                     # rank 3: singular but PSD, accepted
+    y = np.where(X[:, 0] > 0, 1, -1)
+    run = online.kernel_perceptron(K, y)
+    np.testing.assert_array_equal(run.mistake_rounds, online.online_perceptron(X, y).mistake_rounds)

@@ -46,3 +46,36 @@ def test_readme_gives_the_two_commands_and_gitignore_the_build():
     assert {".venv/", "_build/", "node_modules/"} <= set(ignored)
     assert (ROOT / "LICENSE").read_text().count("CC BY 4.0") >= 1
     assert "MIT" in (ROOT / "LICENSE").read_text()
+
+
+def _public_objects():
+    """(name, module, object) for every function and class that an mlnotes module defines and
+    lists in its ``__all__`` (names it re-exports from another module are skipped)."""
+    import importlib
+    import inspect
+    import pkgutil
+
+    import mlnotes
+
+    for info in sorted(pkgutil.iter_modules(mlnotes.__path__), key=lambda m: m.name):
+        if info.name.startswith("_"):
+            continue
+        mod = importlib.import_module(f"mlnotes.{info.name}")
+        for name in getattr(mod, "__all__", []):
+            obj = getattr(mod, name)
+            if (inspect.isfunction(obj) or inspect.isclass(obj)) and obj.__module__ == mod.__name__:
+                yield name, info.name, obj
+
+
+def test_public_names_with_one_meaning():
+    """Two modules may export the same name only for the same signature: `from mlnotes.a import
+    f` and `from mlnotes.b import f` must not call differently (a re-export is one object)."""
+    import collections
+    import inspect
+
+    seen = collections.defaultdict(list)
+    for name, module, obj in _public_objects():
+        seen[name].append((module, str(inspect.signature(obj))))
+    clashes = {name: defs for name, defs in seen.items() if len({sig for _, sig in defs}) > 1}
+    assert not clashes, "public names of mlnotes with different signatures in different modules:\n" + "\n".join(
+        f"  {name}: " + "; ".join(f"{m}{sig}" for m, sig in defs) for name, defs in sorted(clashes.items()))

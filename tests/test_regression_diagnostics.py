@@ -267,3 +267,27 @@ def test_selection_rejects_bad_input():
     with warnings.catch_warnings():
         warnings.simplefilter("error")
         rd.best_subset(X, y, "bic")
+
+
+def test_backward_elimination_pvalues_with_a_covariate_far_from_the_origin():
+    # the t-test p-values come from the QR factor, not from inv(XᵀX): with a covariate at 1e5
+    # they still equal statsmodels' (which uses a pseudo-inverse of X)
+    rng = np.random.default_rng(3)
+    n = 60
+    Z = np.column_stack([rng.standard_normal(n), 1e5 + rng.standard_normal(n), rng.standard_normal(n)])
+    X = np.column_stack([np.ones(n), Z])
+    y = 1 + Z[:, 0] + 0.3 * (Z[:, 1] - 1e5) + rng.standard_normal(n)
+    path = rd.backward_elimination(X, y, alpha=0.05)
+    first = sm.OLS(y, X).fit().pvalues[1:]
+    assert path.removed[0] == 1 + int(np.argmax(first))
+    assert path.pvalues[0] == pytest.approx(first.max(), rel=1e-10)    # inv(XᵀX) gave 1.2e-8
+
+
+def test_irls_warns_when_it_stops_at_max_iter_and_rejects_negative_weights():
+    rng = np.random.default_rng(4)
+    X = np.column_stack([np.ones(30), rng.uniform(0, 10, 30)])
+    y = X @ np.array([1.0, 2.0]) + rng.standard_t(2, 30)
+    with pytest.warns(RuntimeWarning, match="did not converge"):
+        assert not rd.irls_m_estimator(X, y, rd.bisquare_weights, 4.685, max_iter=1).converged
+    with pytest.raises(ValueError, match="non-negative"):
+        rd.irls_m_estimator(X, y, lambda u, c: -np.ones_like(u), 1.0)

@@ -253,3 +253,27 @@ def test_shift_invariance_of_tikhonov_kernel_with_rbf():
     a0 = st.tikhonov_kernel(kernels.rbf_kernel(X), y, 0.1)
     a1 = st.tikhonov_kernel(kernels.rbf_kernel(X + 1e6), y, 0.1)
     np.testing.assert_allclose(a0, a1, atol=1e-6)
+
+
+def test_tikhonov_least_squares_far_from_the_origin():
+    # columns at 1e5: the normal equations (XᵀX + nλI) w = Xᵀy lose ~6 digits (they gave a
+    # relative error 3e-6); the stacked least-squares system keeps them
+    rng = np.random.default_rng(0)
+    X, y = rng.standard_normal((50, 3)) + 1e5, rng.standard_normal(50)
+    ref = Ridge(alpha=50 * 0.1, fit_intercept=False, solver="svd").fit(X, y).coef_
+    np.testing.assert_allclose(st.tikhonov_least_squares(X, y, 0.1), ref, rtol=1e-8)
+
+
+def test_gram_matrices_are_checked_and_divergence_is_an_error():
+    rng = np.random.default_rng(1)
+    X = rng.standard_normal((6, 2))
+    K, y = X @ X.T, np.where(X[:, 0] > 0, 1.0, -1.0)
+    for bad, match in [(K - 2 * np.abs(np.linalg.eigvalsh(K)).max() * np.eye(6), "positive semi-definite"),
+                       (K + np.triu(np.ones((6, 6)), 1), "symmetric")]:
+        for call in (lambda: st.tikhonov_kernel_logistic(bad, y, 0.1),
+                     lambda: st.gd_kernel_path(bad, y, 0.1, 3),
+                     lambda: st.tikhonov_kernel(np.stack([bad, K]), np.stack([y, y]), 0.1)):
+            with pytest.raises(ValueError, match=f"K must be {match}"):
+                call()
+    with pytest.raises(ValueError, match="step .* is too large"):
+        st.gd_kernel_path(1e3 * np.eye(3), np.ones(3), 1e3, 200, "square")

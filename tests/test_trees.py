@@ -527,3 +527,15 @@ def test_gradient_boosting_divergence_raises():
     # a large but finite run is still returned (the chapter's nu = 2.5 example)
     res = trees.gradient_boosting(X, y, 10, 2.5, 2)
     assert np.all(np.isfinite(res.train_loss)) and res.train_loss[-1] > res.train_loss[0]
+
+
+def test_ensembles_need_fitted_members():
+    tree = trees.DecisionTree(max_depth=1).fit(np.array([[0.0], [1.0]]), np.array([0, 1]))
+    with pytest.raises(ValueError, match="trees must be a non-empty list"):
+        trees.BaggingResult([], np.zeros((0, 2)), np.zeros(2), 0.0)
+    with pytest.raises(ValueError, match="stumps must be a non-empty list"):
+        trees.AdaBoostResult([], np.zeros(0), np.zeros(0), np.zeros(0))
+    with pytest.raises(ValueError, match="trees must hold fitted DecisionTree"):
+        trees.GradientBoostingResult(0.0, [tree, trees.DecisionTree()], 0.1, "squared_error", np.zeros(3))
+    with pytest.raises(ValueError, match="trees must hold fitted DecisionTree"):
+        trees.BaggingResult([tree, "tree"], np.zeros((2, 2)), np.zeros(2), 0.0)

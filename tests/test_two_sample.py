@@ -277,3 +277,25 @@ def test_midranks_match_scipy_rankdata(seed):
     _, ref_counts = np.unique(v, return_counts=True)
     np.testing.assert_array_equal(counts, ref_counts)
     assert ranks.sum() == pytest.approx(v.size * (v.size + 1) / 2)
+
+
+def test_mann_whitney_u_from_ranks_counts_pairs_with_ties():
+    # U_Y = T_Y - m(m+1)/2 with midranks equals #{X < Y} + #{X = Y}/2, without an n x m table
+    rng = np.random.default_rng(9)
+    x, y = rng.integers(0, 6, 40).astype(float), rng.integers(1, 7, 55).astype(float)
+    u = ts.mann_whitney_u(x, y, method="normal").statistic
+    assert u == np.sum(x[:, None] < y[None, :]) + 0.5 * np.sum(x[:, None] == y[None, :])
+    assert u == scipy.stats.mannwhitneyu(y, x).statistic
+
+
+def test_exact_laws_refuse_sizes_that_would_take_minutes():
+    with pytest.raises(ValueError, match="n and m are too large"):
+        ts.mw_null_pmf(400, 400)
+    with pytest.raises(ValueError, match="n must be at most 1000"):
+        ts.signed_rank_null_pmf(5000)
+    with pytest.raises(ValueError, match="x and y are too large"):
+        ts.hodges_lehmann(np.arange(400.0), np.arange(400.0) + 0.5)
+    with pytest.raises(ValueError, match="n=1e\\+30"):
+        ts.t_power(1.0, 1.0, 10**30, 10**30)
+    with pytest.raises(ValueError, match="overflowed: rescale x and y"):
+        ts.two_sample_t(np.array([1e300, -1e300]), np.array([1.0, 2.0]))

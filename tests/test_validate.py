@@ -139,3 +139,43 @@ def test_point_sets_of_a_kernel():
         check.point_sets(np.zeros((2, 2)), np.zeros((2, 3)))
     with pytest.raises(ValueError, match="A must be"):
         check.point_sets([1.0], None, names=("A", "B"))
+
+
+def test_psd_accepts_singular_and_rejects_indefinite_by_name():
+    np.testing.assert_array_equal(check.psd(np.zeros((2, 2)), 2, "Q"), np.zeros((2, 2)))
+    check.psd([[1.0, 1.0], [1.0, 1.0]], None, "Q")                  # rank one
+    with pytest.raises(ValueError, match="Q must be positive semi-definite"):
+        check.psd([[1.0, 0.0], [0.0, -1e-3]], 2, "Q")
+    with pytest.raises(ValueError, match="V0 must be symmetric"):
+        check.psd([[1.0, 0.5], [0.0, 1.0]], 2, "V0")
+    with pytest.raises(ValueError, match=r"V0 must have shape \(3, 3\)"):
+        check.psd(np.eye(2), 3, "V0")
+
+
+def test_sample_size():
+    assert check.sample_size(3.2, "eps") == 4 and check.sample_size(0.1, "eps") == 1
+    for need in (np.inf, np.nan, 1e30):
+        with pytest.raises(ValueError, match="eps is too small"):
+            check.sample_size(need, "eps")
+
+
+def test_finite_result_names_the_arguments_to_rescale():
+    assert check.finite_result(2.5, "x") == 2.5
+    np.testing.assert_array_equal(check.finite_result(np.ones(3), "x"), np.ones(3))
+    for bad in (np.inf, np.nan, np.array([1.0, -np.inf])):
+        with pytest.raises(ValueError, match="overflowed: rescale x and y"):
+            check.finite_result(bad, "x and y")
+
+
+def test_psd_handles_entries_near_the_float_limit():
+    big = 1e308 * np.array([[1.0, 0.5], [0.5, 1.0]])
+    np.testing.assert_array_equal(check.psd(big, 2, "S"), big)
+    with pytest.raises(ValueError, match="S must be positive semi-definite"):
+        check.psd(1e308 * np.array([[1.0, 1.5], [1.5, 1.0]]), 2, "S")
+
+
+def test_all_lists_every_check():
+    import inspect
+    defined = {n for n, f in vars(check).items() if inspect.isfunction(f) and f.__module__ == check.__name__
+               and not n.startswith("_")}
+    assert defined == set(check.__all__)

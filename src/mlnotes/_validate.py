@@ -17,7 +17,7 @@ __all__ = ["as_float", "finite", "matrix", "vector", "square", "spd", "number", 
            "number_between", "axis_index", "cache_layout", "no_nan_result", "level", "sample",
            "groups", "design", "dataset", "square_stack",
            "stochastic_matrix", "edge_list", "points", "norm_order",
-           "nonempty", "increasing_grid", "point_sets"]
+           "nonempty", "increasing_grid", "point_sets", "psd", "sample_size", "finite_result"]
 
 
 def as_float(x, name):
@@ -473,3 +473,37 @@ def point_sets(X, Y, names=("X", "Y")):
     if Y is None:
         return X, X
     return X, matrix_with_columns(Y, X.shape[1], names[1])
+
+
+def psd(S, k, name):
+    """``S`` as a symmetric positive semi-definite (k, k) matrix (``k=None``: any size). Zero
+    eigenvalues are allowed (a deterministic component); an eigenvalue below ``-1e-10`` times
+    the largest absolute entry gives a ``ValueError`` naming ``name``."""
+    S = square(S, name, symmetric=True)
+    if k is not None and S.shape != (k, k):
+        raise ValueError(f"{name} must have shape ({k}, {k}), got {S.shape}")
+    S = 0.5 * S + 0.5 * S.T                    # not (S + Sᵀ)/2, which overflows near 1e308
+    scale = np.abs(S).max()
+    if scale > 0 and np.linalg.eigvalsh(S / scale).min() < -1e-10:    # scaled: entries near 1e308
+        raise ValueError(f"{name} must be positive semi-definite (no negative eigenvalue)")
+    return S
+
+
+def sample_size(need, name):
+    """``ceil(need)`` (at least 1) as a Python int, for a sample size computed from a bound;
+    a ``ValueError`` naming ``name`` (the argument that made it so large, e.g. ``eps``) if
+    ``need`` is not finite or exceeds ``2**62``, instead of an overflow."""
+    need = float(need)
+    if not np.isfinite(need) or need > 2.0**62:
+        raise ValueError(f"{name} is too small: the sample size it requires ({need:.3g}) exceeds 2^62")
+    return max(1, int(np.ceil(need)))
+
+
+def finite_result(value, names):
+    """``value`` (a computed result) if all its entries are finite; otherwise a ``ValueError``
+    saying that the computation overflowed and that the arguments ``names`` (a string, e.g.
+    ``"x and y"``) need rescaling. For results that cannot be inf or NaN for finite input
+    of a sensible size (a variance, a test statistic, a fitted coefficient)."""
+    if not np.all(np.isfinite(np.asarray(value, dtype=float))):
+        raise ValueError(f"the result is not finite because the computation overflowed: rescale {names}")
+    return value

@@ -84,6 +84,7 @@ def one_way_anova(groups):
     """
     groups = check.groups(groups, batch=True)
     ss_b, ss_w, sizes, _ = _sums_of_squares(groups)
+    check.finite_result([ss_b, ss_w], "groups")
     if np.any(ss_w == 0):
         raise ValueError("groups must not all be constant: the within-group sum of squares is 0")
     df_b, df_w = len(groups) - 1, int(sizes.sum()) - len(groups)
@@ -139,8 +140,10 @@ def expected_mean_squares(alpha, sigma, J):
         sizes = check.integer_entries(J, "J", low=2)
         if sizes.shape != alpha.shape:
             raise ValueError(f"J must be an integer >= 2 or have shape {alpha.shape}, got {sizes.shape}")
+    sizes = sizes.astype(float)                 # float sums: huge sizes cannot wrap around
     abar = np.sum(sizes * alpha) / sizes.sum()
     between = sigma**2 + float(np.sum(sizes * (alpha - abar) ** 2)) / (alpha.size - 1)
+    check.finite_result([between, sigma**2], "alpha, sigma and J")
     return ExpectedMeanSquares(float(between), sigma**2)
 
 
@@ -156,7 +159,8 @@ class PairwiseIntervals(NamedTuple):
 
 def _pairwise(groups, critical_of):
     groups = check.groups(groups)
-    _, ss_w, sizes, means = _sums_of_squares(groups)
+    ss_b, ss_w, sizes, means = _sums_of_squares(groups)
+    check.finite_result([ss_b, ss_w], "groups")
     I, df_w = len(groups), int(sizes.sum()) - len(groups)
     s_p = np.sqrt(ss_w / df_w)
     i, k = np.triu_indices(I, k=1)
@@ -366,7 +370,7 @@ def two_way_anova(Y):
     df = [I - 1, J - 1, (I - 1) * (J - 1)]
     if K > 1:
         ss, df = ss + [np.sum((Y - cell[..., None]) ** 2, axis=(-3, -2, -1))], df + [I * J * (K - 1)]
-    ss, df = np.stack(ss, axis=-1), np.array(df)
+    ss, df = check.finite_result(np.stack(ss, axis=-1), "Y"), np.array(df)
     if np.any(ss[..., -1] == 0):
         raise ValueError("Y has a zero error sum of squares: the F statistics are undefined")
     ms = ss / df
@@ -384,6 +388,9 @@ def _levels(levels, name, n=None):
     if arr.ndim != 1 or arr.size == 0 or (n is not None and arr.size != n):
         want = "a non-empty 1-D array" if n is None else f"a 1-D array of length {n}"
         raise ValueError(f"{name} must be {want} of level codes, got shape {arr.shape}")
+    if arr.max() >= arr.size:                   # some code is unused; bincount would allocate max + 1
+        raise ValueError(f"{name} must use every level 0, ..., L - 1 with L >= 2, got a code "
+                         f"{arr.max()} with only {arr.size} observations")
     counts = np.bincount(arr)
     if counts.size < 2 or np.any(counts == 0):
         raise ValueError(f"{name} must use every level 0, ..., L - 1 with L >= 2; "

@@ -8,7 +8,13 @@ directed edges: row ``2e`` is the message ``i -> j`` (a function of ``x_j``), ro
 the message ``j -> i`` (a function of ``x_i``); messages and beliefs are normalised to sum 1.
 Free energies follow the physics sign: the average energy is ``E(b) = -E_b[log f]`` and
 ``F_Bethe = E - H_Bethe``, so ``log Z_Bethe = -F_Bethe = H_Bethe - E``.
+
+Non-convergence. :func:`loopy_bp`, :func:`naive_mean_field` and :func:`gaussian_bp` return
+their last iterate with ``converged=False`` and issue a ``RuntimeWarning`` (the beliefs of an
+oscillating BP are still worth looking at); :func:`trw_bp` raises instead, because the value
+at unconverged messages is not an upper bound on ``log Z``.
 """
+import warnings
 from itertools import combinations
 from math import comb
 from typing import NamedTuple
@@ -18,10 +24,11 @@ import scipy.special
 
 from mlnotes import _validate as check
 
-__all__ = ["PairwiseMRF", "BPResult", "BetheResult", "MeanFieldResult", "TRWResult",
-           "exact_log_partition", "exact_marginals", "loopy_bp", "bethe_free_energy",
-           "naive_mean_field", "trw_bp", "edge_appearance_uniform",
-           "bernoulli_log_partition", "bernoulli_neg_entropy", "numeric_conjugate"]
+__all__ = ["PairwiseMRF", "LoopyBPResult", "BetheResult", "MeanFieldResult", "TRWResult",
+           "GaussianBPResult", "exact_log_partition", "exact_marginals", "loopy_bp",
+           "bethe_free_energy", "naive_mean_field", "trw_bp", "edge_appearance_uniform",
+           "gaussian_bp", "walk_summability", "bernoulli_log_partition",
+           "bernoulli_neg_entropy", "numeric_conjugate"]
 
 _MAX_STATES = 2 ** 20      # largest joint table that exact enumeration builds
 
@@ -54,6 +61,12 @@ class PairwiseMRF:
         if pairwise.shape != (len(edges), K, K):
             raise ValueError(f"pairwise must have shape ({len(edges)}, {K}, {K}) to match unary "
                              f"and edges, got {pairwise.shape}")
+        with np.errstate(over="ignore"):
+            largest = (np.abs(unary).max(axis=1).sum()
+                       + np.abs(pairwise).reshape(len(edges), K * K).max(axis=1, initial=0).sum())
+        if not np.isfinite(largest):
+            raise ValueError("unary and pairwise are too large: the log-potential of a configuration "
+                             "overflows a float")
         self.unary, self.pairwise, self.edges = unary, pairwise, edges
         self.n_nodes, self.n_states, self.n_edges = n, K, len(edges)
         self.source = np.column_stack([edges[:, 0], edges[:, 1]]).reshape(-1)   # row 2e: i -> j
@@ -72,8 +85,8 @@ class PairwiseMRF:
         return P
 
 
-class BPResult(NamedTuple):
-    """Beliefs and messages of (tree-reweighted) loopy belief propagation."""
+class LoopyBPResult(NamedTuple):
+    """Beliefs and messages of loopy belief propagation on a :class:`PairwiseMRF`."""
     node_beliefs: np.ndarray   # (n, K)
     edge_beliefs: np.ndarray   # (m, K, K)
     messages: np.ndarray       # (2m, K), row 2e: i -> j, row 2e + 1: j -> i
@@ -105,6 +118,15 @@ class TRWResult(NamedTuple):
     log_z_upper: float
     converged: bool
     n_iter: int
+
+
+class GaussianBPResult(NamedTuple):
+    """Means and variances of Gaussian loopy BP, with the residual of each iteration."""
+    means: np.ndarray
+    variances: np.ndarray
+    converged: bool
+    n_iter: int
+    residuals: np.ndarray      # max change of a message parameter in each iteration
 
 
 def _mrf(mrf):
@@ -211,12 +233,13 @@ def _beliefs(mrf, P, log_m, rho_dir):
     return node, edge
 
 
-def _message_passing(mrf, rho, schedule, damping, max_iter, tol):
+def _message_passing(mrf, rho, schedule, damping, max_iter, tol, log_m=None):
     """Shared loop of :func:`loopy_bp` (``rho = 1``) and :func:`trw_bp`."""
     K, m = mrf.n_states, mrf.n_edges
     rho_dir = np.repeat(rho, 2)
     P = mrf._oriented() / rho_dir[:, None, None] if m else np.zeros((0, K, K))
-    log_m = np.full((2 * m, K), -np.log(K))
+    if log_m is None:
+        log_m = np.full((2 * m, K), -np.log(K))
     residuals, converged, it = [], m == 0, 0
     for it in range(1, max_iter + 1):
         if m == 0:
@@ -237,7 +260,23 @@ def _iteration_args(schedule, damping, max_iter, tol):
     return damping, check.count(max_iter, "max_iter"), check.positive(tol, "tol")
 
 
-def loopy_bp(mrf, schedule="parallel", damping=0.5, max_iter=500, tol=1e-10):
+def _initial_messages(init, mrf):
+    """``init`` (positive, shape (2m, K)) as normalised log-messages."""
+    init = check.finite(init, "init")
+    shape = (2 * mrf.n_edges, mrf.n_states)
+    if init.shape != shape:
+        raise ValueError(f"init must have shape {shape} (one message per directed edge), got {init.shape}")
+    if np.any(init <= 0):
+        raise ValueError("init must hold positive messages")
+    return np.log(init) - np.log(init.sum(axis=1, keepdims=True))
+
+
+def _warn_unconverged(what, max_iter):
+    warnings.warn(f"{what} did not converge in max_iter={max_iter} iterations; the result is the "
+                  "last iterate (converged=False)", RuntimeWarning, stacklevel=3)
+
+
+def loopy_bp(mrf, schedule="parallel", damping=0.5, max_iter=500, tol=1e-10, init=None):
     """Sum-product (loopy) belief propagation on a pairwise MRF.
 
     Parameters
@@ -252,16 +291,29 @@ def loopy_bp(mrf, schedule="parallel", damping=0.5, max_iter=500, tol=1e-10):
         Maximum number of iterations (sweeps over all directed edges).
     tol : float
         Stop when no message changes by more than ``tol`` in an iteration.
+    init : array_like, shape (2m, K), optional
+        Positive initial messages (row ``2e``: ``i -> j``, row ``2e + 1``: ``j -> i``);
+        default uniform.
 
     Returns
     -------
-    BPResult
+    LoopyBPResult
         Node beliefs ``(n, K)``, edge beliefs ``(m, K, K)``, messages ``(2m, K)``,
         ``converged``, the number of iterations and the residual of each iteration.
+
+    Warns
+    -----
+    RuntimeWarning
+        If the messages have not converged after ``max_iter`` iterations (the result is the
+        last iterate, marked ``converged=False``).
     """
     mrf = _mrf(mrf)
     damping, max_iter, tol = _iteration_args(schedule, damping, max_iter, tol)
-    return BPResult(*_message_passing(mrf, np.ones(mrf.n_edges), schedule, damping, max_iter, tol))
+    log_m = None if init is None else _initial_messages(init, mrf)
+    out = LoopyBPResult(*_message_passing(mrf, np.ones(mrf.n_edges), schedule, damping, max_iter, tol, log_m))
+    if not out.converged:
+        _warn_unconverged("loopy_bp", max_iter)
+    return out
 
 
 def _beliefs_args(mrf, b_node, b_edge):
@@ -348,6 +400,12 @@ def naive_mean_field(mrf, max_iter=500, tol=1e-10):
     MeanFieldResult
         Marginals ``q`` of shape (n, K), the lower bound
         ``E_q[log f] + sum_i H(q_i) <= log Z``, ``converged`` and the number of sweeps.
+
+    Warns
+    -----
+    RuntimeWarning
+        If the marginals have not converged after ``max_iter`` sweeps (the bound still holds
+        for the returned ``q``, which is marked ``converged=False``).
     """
     mrf = _mrf(mrf)
     max_iter, tol = check.count(max_iter, "max_iter"), check.positive(tol, "tol")
@@ -364,6 +422,8 @@ def naive_mean_field(mrf, max_iter=500, tol=1e-10):
     i, j = mrf.edges.T if mrf.n_edges else (np.zeros(0, int),) * 2
     q_edge = q[i][:, :, None] * q[j][:, None, :]
     bound = _expected_log_potential(mrf, q, q_edge) - float(_xlogx(q).sum())
+    if not converged:
+        _warn_unconverged("naive_mean_field", max_iter)
     return MeanFieldResult(q, bound, converged, it)
 
 
@@ -387,13 +447,24 @@ def trw_bp(mrf, rho, damping=0.5, max_iter=2000, tol=1e-10):
         Pseudo-marginals and ``log_z_upper = sum b theta + sum_i H(b_i) - sum rho_ij I(b_ij)``
         at the fixed point: the maximum of this concave function over the local polytope,
         an upper bound on ``log Z`` when ``rho`` comes from spanning trees.
+
+    Raises
+    ------
+    ValueError
+        On bad input, or if the messages have not converged after ``max_iter`` iterations:
+        the objective at unconverged messages is not the maximum, hence not a bound
+        (increase ``max_iter`` or ``damping``).
     """
     mrf = _mrf(mrf)
     rho = check.vector(rho, mrf.n_edges, "rho") if mrf.n_edges else np.zeros(0)
     if np.any((rho <= 0) | (rho > 1)):
         raise ValueError("rho must lie in (0, 1]")
     damping, max_iter, tol = _iteration_args("parallel", damping, max_iter, tol)
-    node, edge, _, converged, it, _ = _message_passing(mrf, rho, "parallel", damping, max_iter, tol)
+    node, edge, _, converged, it, res = _message_passing(mrf, rho, "parallel", damping, max_iter, tol)
+    if not converged:
+        raise ValueError(f"trw_bp did not converge in max_iter={max_iter} iterations (last message "
+                         f"change {res[-1]:.1e} > tol={tol:g}); the value at unconverged messages is "
+                         "not an upper bound on log Z: increase max_iter or damping")
     h_node, mi = _entropies(mrf, node, edge)
     bound = _expected_log_potential(mrf, node, edge) + float(h_node.sum() - rho @ mi)
     return TRWResult(node, edge, bound, converged, it)
@@ -434,6 +505,105 @@ def edge_appearance_uniform(edges, n_nodes):
         raise ValueError("edges must form a connected graph on n_nodes nodes")
     counts = np.bincount(subsets[trees].ravel(), minlength=m)
     return counts / trees.sum()
+
+
+def _precision(J, h):
+    J, _ = check.spd(J, check.square(J, "J").shape[0], "J")
+    return J, check.vector(h, J.shape[0], "h")
+
+
+def walk_summability(J):
+    """Spectral radius ``rho(|R|)`` of the partial-correlation matrix of a Gaussian model.
+
+    With ``D = diag(J)`` and ``R = I - D^(-1/2) J D^(-1/2)`` (the partial correlations, up to
+    sign, on the off-diagonal), the model is walk-summable when ``rho(|R|) < 1``
+    (Malioutov, Johnson and Willsky 2006); then Gaussian loopy BP converges.
+
+    Parameters
+    ----------
+    J : array_like, shape (n, n)
+        Symmetric positive definite precision matrix.
+
+    Returns
+    -------
+    float
+        ``rho(|R|)``, the largest eigenvalue of the non-negative symmetric matrix ``|R|``.
+    """
+    J = check.spd(J, check.square(J, "J").shape[0], "J")[0]
+    d = 1.0 / np.sqrt(np.diag(J))
+    R = -(d[:, None] * J * d[None, :])
+    np.fill_diagonal(R, 0.0)
+    return float(np.max(np.abs(np.linalg.eigvalsh(np.abs(R)))))
+
+
+def gaussian_bp(J, h, damping=0.0, max_iter=1000, tol=1e-10):
+    """Loopy belief propagation for the Gaussian ``p(x) ∝ exp(-x^T J x / 2 + h^T x)``.
+
+    The graph has an edge ``(i, j)`` wherever ``J[i, j] != 0``. The message ``i -> j`` is
+    ``exp(-dJ x_j^2 / 2 + dh x_j)`` with ``dJ = -J_ij^2 / Jc`` and ``dh = -J_ij hc / Jc``,
+    where ``Jc = J_ii + sum_{k in ne(i) minus j} dJ_{k->i}`` and ``hc`` likewise are the cavity
+    parameters at ``i``; all messages are updated in parallel from zero. The beliefs are
+    ``N(h_i' / J_i', 1 / J_i')`` with ``J_i' = J_ii + sum_k dJ_{k->i}`` (and ``h_i'``).
+
+    Parameters
+    ----------
+    J : array_like, shape (n, n)
+        Symmetric positive definite precision matrix.
+    h : array_like, shape (n,)
+        Potential vector (the mean is ``J^-1 h``).
+    damping : float in [0, 1)
+        ``message <- damping * old + (1 - damping) * update`` for both parameters.
+    max_iter : int
+    tol : float
+        Stop when no message parameter changes by more than ``tol`` in an iteration.
+
+    Returns
+    -------
+    GaussianBPResult
+        ``means`` and ``variances`` (n,) of the beliefs, ``converged``, the number of
+        iterations and the residual of each iteration.
+
+    Warns
+    -----
+    RuntimeWarning
+        If the messages have not converged after ``max_iter`` iterations, or became
+        non-finite (a cavity precision hit zero); the result is the last finite iterate,
+        marked ``converged=False``. (Its variances may be negative: a message with a
+        non-positive cavity precision is not a Gaussian.)
+    """
+    J, h = _precision(J, h)
+    damping = check.number_between(damping, "damping", 0.0, 1.0, open_high=True)
+    max_iter, tol = check.count(max_iter, "max_iter"), check.positive(tol, "tol")
+    n = len(h)
+    i, j = np.nonzero(np.triu(J, 1))
+    src, dst = np.r_[i, j], np.r_[j, i]                       # a and a + m are reverse edges
+    rev = np.r_[np.arange(len(i), 2 * len(i)), np.arange(len(i))]
+    Jsd, dJ, dh = J[src, dst], np.zeros(len(src)), np.zeros(len(src))
+    residuals, converged, it, finite = [], len(src) == 0, 0, True
+    while not converged and it < max_iter:
+        it += 1
+        tJ = np.diag(J) + np.bincount(dst, dJ, minlength=n)
+        th = h + np.bincount(dst, dh, minlength=n)
+        cJ, ch = tJ[src] - dJ[rev], th[src] - dh[rev]
+        with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
+            new_J = damping * dJ + (1 - damping) * (-Jsd ** 2 / cJ)
+            new_h = damping * dh + (1 - damping) * (-Jsd * ch / cJ)
+        finite = bool(np.all(np.isfinite(new_J)) and np.all(np.isfinite(new_h)))
+        if not finite:
+            break
+        residuals.append(float(max(np.abs(new_J - dJ).max(), np.abs(new_h - dh).max())))
+        dJ, dh = new_J, new_h
+        converged = residuals[-1] < tol
+    tJ = np.diag(J) + np.bincount(dst, dJ, minlength=n)
+    th = h + np.bincount(dst, dh, minlength=n)
+    if not finite:
+        warnings.warn(f"gaussian_bp stopped at iteration {it}: a message became infinite (a cavity "
+                      "precision was zero); the result is the last finite iterate (converged=False)",
+                      RuntimeWarning, stacklevel=2)
+    elif not converged:
+        _warn_unconverged("gaussian_bp", max_iter)
+    with np.errstate(divide="ignore"):
+        return GaussianBPResult(th / tJ, 1.0 / tJ, bool(converged), it, np.array(residuals))
 
 
 def bernoulli_log_partition(theta):

@@ -5,8 +5,10 @@ clusters or mixture components, indexed ``0, ..., k-1``. Centres and means are t
 of a ``(k, d)`` array, covariances a ``(k, d, d)`` array. Logarithms are natural.
 Sections 18.5-18.7 add generalised EM (:func:`gem_step`), EM for mixtures of
 exponential-family components (:func:`em_exponential_family`, :func:`poisson_mixture_em`)
-and MAP estimation of a Gaussian mixture under a conjugate prior (:func:`gmm_map_em`).
+and MAP estimation of a Gaussian mixture under a conjugate prior (:func:`gmm_map_em`);
+:func:`gaussian_missing_em` fits one Gaussian to data with entries missing at random.
 """
+import warnings
 from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Callable
@@ -20,7 +22,7 @@ __all__ = [
     "KMeansResult", "kmeans_assign", "kmeans_inertia", "kmeans",
     "GMMResult", "gmm_log_joint", "gmm_e_step", "gmm_m_step", "gmm_log_likelihood", "gmm_em",
     "gem_step", "MixtureEMResult", "EXP_FAMILIES", "em_exponential_family", "poisson_mixture_em",
-    "GMMMAPResult", "gmm_map_em",
+    "GMMMAPResult", "gmm_map_em", "MissingEMResult", "gaussian_missing_em",
 ]
 
 
@@ -399,11 +401,14 @@ def gmm_em(X, means, covs, weights, max_iter=100, tol=0.0):
     Raises
     ------
     ValueError
-        On malformed initial parameters, ``max_iter``, ``tol``, or if EM diverges: a component
+        On malformed initial parameters (a zero weight included), ``max_iter``, ``tol``, or if EM diverges: a component
         loses all responsibility, its covariance collapses (stops being positive definite) or
         the log-likelihood stops being finite; the message names the step.
     """
     X, means, covs, weights = _mixture(X, means, covs, weights)
+    if np.any(weights == 0):
+        raise ValueError(f"weights must be positive: component {int(np.argmin(weights))} has weight 0, "
+                         "gets no responsibility, and EM cannot revive it")
     max_iter = check.count(max_iter, "max_iter")
     tol = check.nonnegative(tol, "tol")
     resp, loglik = gmm_e_step(X, means, covs, weights)
@@ -811,3 +816,143 @@ def gmm_map_em(X, prior, init, max_iter=100, tol=0.0):
             converged = True
             break
     return GMMMAPResult(means, covs, weights, resp, np.array(lls), n_iter, converged, np.array(lps))
+
+
+# --------------------------------------------------------- a Gaussian with missing data
+
+@dataclass(frozen=True, repr=False)
+class MissingEMResult:
+    """Outcome of EM for a Gaussian with missing entries.
+
+    Attributes
+    ----------
+    mean : ndarray, shape (d,)
+    cov : ndarray, shape (d, d)
+        The final parameters.
+    X_filled : ndarray, shape (n, d)
+        The data with each missing entry replaced by its conditional mean
+        ``E[x_m | x_o]`` under the final parameters.
+    log_likelihood : ndarray, shape (n_iter + 1,)
+        Observed-data log-likelihood ``Σᵢ log N(x_{i,o} | μ_o, Σ_oo)`` at the initial
+        parameters and after each EM step.
+    n_iter : int
+        Number of EM steps run.
+    converged : bool
+        Whether the gain in mean log-likelihood fell below ``tol``.
+    """
+
+    mean: np.ndarray
+    cov: np.ndarray
+    X_filled: np.ndarray
+    log_likelihood: np.ndarray
+    n_iter: int
+    converged: bool
+
+    def __repr__(self):
+        return (f"MissingEMResult(d={self.mean.size}, log_likelihood={self.log_likelihood[-1]:.6g}, "
+                f"n_iter={self.n_iter}, converged={self.converged})")
+
+
+def _missing_e_step(X, obs, patterns, which, mean, cov, step):
+    """Conditional means (filled ``X``), the summed conditional covariances and the observed
+    log-likelihood, one missingness pattern at a time."""
+    n, d = X.shape
+    X_hat, V, loglik = np.where(obs, X, 0.0), np.zeros((d, d)), 0.0
+    for p, o in enumerate(patterns):
+        rows, m, n_p = which == p, ~o, int(np.sum(which == p))
+        if not o.any():                                       # nothing observed: x̂ = μ, V̂ = Σ
+            X_hat[rows] = mean
+            V += n_p * cov
+            continue
+        try:
+            L = np.linalg.cholesky(cov[np.ix_(o, o)])
+        except np.linalg.LinAlgError:
+            raise ValueError(f"EM diverged at step {step}: the covariance of the observed block {np.flatnonzero(o)} "
+                             "collapsed (it is no longer positive definite); supply more complete rows") from None
+        r = X[np.ix_(rows, o)] - mean[o]                      # (n_p, |o|)
+        z = np.linalg.solve(L, r.T)
+        loglik -= 0.5 * np.sum(z**2) + n_p * (np.sum(np.log(np.diag(L))) + 0.5 * o.sum() * np.log(2 * np.pi))
+        if m.any():
+            K = np.linalg.solve(cov[np.ix_(o, o)], cov[np.ix_(o, m)]).T      # Σ_mo Σ_oo⁻¹
+            X_hat[np.ix_(rows, m)] = mean[m] + r @ K.T
+            V[np.ix_(m, m)] += n_p * (cov[np.ix_(m, m)] - K @ cov[np.ix_(o, m)])
+    return X_hat, V, float(loglik)
+
+
+def gaussian_missing_em(X, mean=None, cov=None, max_iter=500, tol=1e-10):
+    """EM for the mean and covariance of a Gaussian from data with entries missing at random.
+
+    ``NaN`` marks a missing entry. E-step, for each row with observed block ``o`` and missing
+    block ``m``: ``x̂_m = μ_m + Σ_mo Σ_oo⁻¹ (x_o - μ_o)`` and ``V̂ = Σ_mm - Σ_mo Σ_oo⁻¹ Σ_om``
+    (zero outside the ``m, m`` block). M-step: ``μ = mean of x̂ᵢ``,
+    ``Σ = (1/n) Σᵢ [(x̂ᵢ - μ)(x̂ᵢ - μ)ᵀ + V̂ᵢ]`` (centred). Rows are grouped by missingness
+    pattern. The loop stops when a step raises the mean observed log-likelihood per row
+    by less than ``tol``, or after ``max_iter`` steps (then with a ``RuntimeWarning`` and
+    ``converged=False``).
+
+    Parameters
+    ----------
+    X : array_like, shape (n, d)
+        Data, ``NaN`` where missing; no inf, and every column observed at least twice.
+    mean : array_like, shape (d,), optional
+        Initial mean (default: the column means of the observed entries).
+    cov : array_like, shape (d, d), optional
+        Initial covariance, positive definite (default: the diagonal of observed variances).
+    max_iter : int
+        Maximum number of EM steps (>= 1).
+    tol : float
+        Stopping threshold on the gain in mean log-likelihood (>= 0; 0 runs all steps).
+
+    Returns
+    -------
+    MissingEMResult
+
+    Raises
+    ------
+    ValueError
+        If ``X`` is not 2-D, holds inf, or has a column with fewer than two observed entries
+        or no spread; if ``mean`` or ``cov`` has the wrong shape, is not finite, or ``cov`` is
+        not positive definite; on a bad ``max_iter`` or ``tol``; or if a covariance collapses.
+    """
+    X = check.as_float(X, "X")
+    if X.ndim != 2 or X.shape[0] == 0 or X.shape[1] == 0:
+        raise ValueError(f"X must be a non-empty 2-D array of shape (n, d), got shape {X.shape}")
+    if np.any(np.isinf(X)):
+        raise ValueError("X must not hold inf (NaN marks a missing entry)")
+    obs = ~np.isnan(X)
+    n, d = X.shape
+    if np.any(obs.sum(axis=0) < 2):
+        raise ValueError(f"X: column {int(np.argmin(obs.sum(axis=0)))} has fewer than two observed entries")
+    with np.errstate(over="ignore", invalid="ignore", under="ignore"):
+        var = np.nanvar(X, axis=0)
+    if not np.all(np.isfinite(var)):
+        raise ValueError("X: the variance of the observed entries overflows; rescale X")
+    if np.any(var <= 0):
+        raise ValueError(f"X: the observed entries of column {int(np.argmin(var))} have no spread "
+                         "(all equal, or a variance that underflows)")
+    mean = np.nanmean(X, axis=0) if mean is None else check.vector(mean, d, "mean")
+    cov = np.diag(var) if cov is None else cov
+    cov = check.spd(cov, d, "cov")[0]
+    max_iter, tol = check.count(max_iter, "max_iter"), check.nonnegative(tol, "tol")
+    patterns, which = np.unique(obs, axis=0, return_inverse=True)
+    which = which.ravel()
+    X_hat, V, loglik = _missing_e_step(X, obs, patterns, which, mean, cov, 0)
+    history, converged = [loglik], False
+    for n_iter in range(1, max_iter + 1):
+        mean = X_hat.mean(axis=0)                             # M-step, centred
+        R = X_hat - mean
+        cov = (R.T @ R + V) / n
+        eig = np.linalg.eigvalsh(cov)
+        if eig[0] <= 1e-12 * eig[-1]:
+            raise ValueError(f"EM diverged at step {n_iter}: the covariance collapsed (numerically singular); "
+                             "the likelihood of X is unbounded, supply more complete rows")
+        X_hat, V, loglik = _missing_e_step(X, obs, patterns, which, mean, cov, n_iter)
+        _likelihood_finite(loglik, n_iter)
+        history.append(loglik)
+        if tol > 0 and (history[-1] - history[-2]) / n < tol:
+            converged = True
+            break
+    if tol > 0 and not converged:
+        warnings.warn(f"gaussian_missing_em did not converge in max_iter={max_iter} steps; the result is the "
+                      "last iterate (converged=False)", RuntimeWarning, stacklevel=2)
+    return MissingEMResult(mean, cov, X_hat, np.array(history), n_iter, converged)

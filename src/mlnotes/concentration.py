@@ -1,7 +1,7 @@
 """Concentration inequalities and generalisation bounds for finite and covered classes.
 
 Chapter 30. The tail bounds of Markov and Chebyshev (implemented in
-:mod:`mlnotes.distributions` for chapter 1; the functions here delegate to them), Hoeffding's bound, the
+:mod:`mlnotes.distributions` for chapter 1 and re-exported here, the same functions), Hoeffding's bound, the
 gap in Hoeffding's lemma, Popoviciu's variance bound, the uniform bound for a finite
 hypothesis class and its sample complexity, empirical risk minimisation over a grid of
 threshold classifiers with labels in {-1, +1}, the uniform deviation of a finite class,
@@ -11,12 +11,13 @@ Losses are bounded as ``|l| <= M``; a loss with values in an interval of length 
 covered by ``M = R / 2``, because subtracting the midpoint of the interval changes no
 difference ``E_n(f) - E(f)``.
 """
+import math
 from typing import NamedTuple
 
 import numpy as np
 
 from mlnotes import _validate as check
-from mlnotes import distributions
+from mlnotes.distributions import chebyshev_bound, markov_bound   # re-exported: one implementation (chapter 1)
 
 __all__ = [
     "markov_bound", "chebyshev_bound", "hoeffding_bound", "hoeffding_lemma_gap",
@@ -24,24 +25,6 @@ __all__ = [
     "threshold_grid", "erm_thresholds", "ERMThresholds", "uniform_deviation", "memoriser",
     "covering_number_interval",
 ]
-
-
-def markov_bound(mean, t):
-    """Markov's bound ``P(X >= t) <= E[X] / t`` for ``X >= 0``: chapter 1's implementation.
-
-    Delegates to :func:`mlnotes.distributions.markov_bound` (same arguments, checks and
-    result), so that the bounds of this chapter sit in one namespace.
-    """
-    return distributions.markov_bound(mean, t)
-
-
-def chebyshev_bound(variance, t):
-    """Chebyshev's bound ``P(|X - mu| >= t) <= sigma² / t²``: chapter 1's implementation.
-
-    Delegates to :func:`mlnotes.distributions.chebyshev_bound` (same arguments, checks and
-    result).
-    """
-    return distributions.chebyshev_bound(variance, t)
 
 
 def _delta(delta):
@@ -114,7 +97,8 @@ def hoeffding_lemma_gap(values, probs, s):
     values = check.vector(values, None, "values")
     probs = check.probabilities(probs, "probs")
     if probs.shape != values.shape:
-        raise ValueError(f"probs must have shape {values.shape}, got {probs.shape}")
+        raise ValueError(f"probs and values must have the same length: values has shape "
+                         f"{values.shape}, probs {probs.shape}")
     s = check.finite(s, "s")
     centred = values - probs @ values
     z = s[..., None] * centred                       # (..., k)
@@ -176,7 +160,7 @@ def finite_class_uniform_bound(n_hypotheses, n, delta, M=1.0):
     """
     k, n = check.count(n_hypotheses, "n_hypotheses"), check.count(n, "n")
     delta, M = _delta(delta), check.positive(M, "M")
-    return float(np.sqrt(2.0 * M**2 * np.log(2.0 * k / delta) / n))
+    return float(np.sqrt(2.0 * M**2 * (math.log(2 * k) - math.log(delta)) / n))   # math.log: any int k
 
 
 def sample_complexity_finite(n_hypotheses, eps, delta, M=1.0):
@@ -204,8 +188,9 @@ def sample_complexity_finite(n_hypotheses, eps, delta, M=1.0):
     """
     k = check.count(n_hypotheses, "n_hypotheses")
     eps, delta, M = check.positive(eps, "eps"), _delta(delta), check.positive(M, "M")
-    need = 2.0 * M**2 * np.log(2.0 * k / delta) / eps**2
-    n = max(1, int(np.ceil(need)))
+    with np.errstate(divide="ignore", over="ignore"):             # eps**2 may underflow to 0
+        need = 2.0 * M**2 * (math.log(2 * k) - math.log(delta)) / np.float64(eps) ** 2
+    n = check.sample_size(need, "eps")
     if n > 1 and need <= (n - 1) * (1 + 1e-12):       # ceil overshot through rounding
         n -= 1
     return n
@@ -384,5 +369,9 @@ def covering_number_interval(gamma, eta):
     """
     gamma = check.positive(gamma, "gamma")
     eta = check.positive_entries(eta, "eta")
-    out = np.maximum(1, np.ceil(gamma / eta * (1 - 1e-12))).astype(int)
+    with np.errstate(over="ignore"):
+        ratio = gamma / eta
+    if np.any(ratio > 2.0**62):
+        raise ValueError(f"eta is too small for gamma = {gamma:g}: the covering number exceeds 2^62")
+    out = np.maximum(1, np.ceil(ratio * (1 - 1e-12))).astype(np.int64)
     return int(out) if out.ndim == 0 else out

@@ -79,6 +79,11 @@ def solve_lp(c, A_ub=None, b_ub=None, A_eq=None, b_eq=None):
 def solve_qp(P, q, G=None, h=None, A=None, b=None, x0=None):
     """Minimise ``x^T P x / 2 + q^T x`` subject to ``G x <= h``, ``A x = b`` (SLSQP).
 
+    Before SLSQP runs, two LPs (HiGHS) decide whether the problem has an optimum: the
+    constraints must be feasible, and no recession direction ``d`` (``P d = 0``, ``G d <= 0``,
+    ``A d = 0``) may have ``q^T d < 0``, which would make the objective unbounded below.
+    SLSQP's point is then polished by solving the KKT system of the active constraints.
+
     Parameters
     ----------
     P : array_like, shape (n, n), symmetric positive semi-definite
@@ -92,19 +97,26 @@ def solve_qp(P, q, G=None, h=None, A=None, b=None, x0=None):
     -------
     x : ndarray, shape (n,)
     value : float
+
+    Raises
+    ------
+    ValueError
+        If ``P`` is not PSD, if the constraints are infeasible (the message names ``G, h, A,
+        b``), if the objective is unbounded below on the feasible set (it names ``q`` and
+        ``P``), or if SLSQP fails.
     """
-    P = check.square(P, "P", symmetric=True)
+    P = check.psd(P, None, "P")
     n = P.shape[0]
     q = check.vector(q, n, "q")
-    if np.linalg.eigvalsh(P)[0] < -1e-10 * max(1.0, np.abs(P).max()):
-        raise ValueError("P must be positive semi-definite (the QP must be convex)")
     G, h = _rows(G, h, n, ("G", "h"))
     A, b = _rows(A, b, n, ("A", "b"))
     x0 = np.zeros(n) if x0 is None else check.vector(x0, n, "x0")
+    _qp_has_optimum(P, q, G, h, A, b)
     cons = [dict(type="ineq", fun=lambda x: h - G @ x, jac=lambda x: -G)] if len(h) else []
     cons += [dict(type="eq", fun=lambda x: A @ x - b, jac=lambda x: A)] if len(b) else []
     f = lambda x: 0.5 * x @ P @ x + q @ x                                 # noqa: E731
-    x = scipy.optimize.minimize(f, x0, jac=lambda x: P @ x + q, constraints=cons, **_SLSQP).x
+    res = scipy.optimize.minimize(f, x0, jac=lambda x: P @ x + q, constraints=cons, **_SLSQP)
+    x = res.x
     # polish: solve the KKT system with the constraints active at SLSQP's point as equalities,
     # and keep the result if it is feasible, has multipliers >= 0 and is no worse
     act = h - G @ x <= 1e-7 * (1 + np.abs(h))
@@ -115,7 +127,30 @@ def solve_qp(P, q, G=None, h=None, A=None, b=None, x0=None):
     ok = (np.allclose(K @ sol, np.r_[-q, ba], atol=1e-10) and np.all(G @ xp <= h + 1e-10)
           and np.all(lam >= -1e-10) and f(xp) <= f(x) + 1e-12)
     x = xp if ok else x
+    if not ok and not res.success:
+        raise ValueError(f"the QP given by P, q, G, h, A, b was not solved by SLSQP from x0: {res.message}")
     return x, float(f(x))
+
+
+def _qp_has_optimum(P, q, G, h, A, b):
+    """``ValueError`` if ``{G x <= h, A x = b}`` is empty or ``x^T P x / 2 + q^T x`` is unbounded
+    below on it (a direction ``d = N z`` in the null space ``N`` of ``P`` with ``G d <= 0``,
+    ``A d = 0`` and ``q^T d < 0``, found by an LP over the box ``|z| <= 1``)."""
+    n = P.shape[0]
+    feas = solve_lp(np.zeros(n), G if len(h) else None, h if len(h) else None,
+                    A if len(b) else None, b if len(b) else None)
+    if feas.status != "optimal":
+        raise ValueError("the QP is infeasible: no x satisfies G x <= h and A x = b")
+    w, V = np.linalg.eigh(P)
+    N = V[:, w <= 1e-10 * max(1.0, np.abs(w).max())]               # null space of P
+    if N.shape[1] == 0:
+        return                                                      # strictly convex: bounded
+    rec = scipy.optimize.linprog(N.T @ q, A_ub=G @ N if len(h) else None, b_ub=np.zeros(len(h)) if len(h) else None,
+                                 A_eq=A @ N if len(b) else None, b_eq=np.zeros(len(b)) if len(b) else None,
+                                 bounds=(-1, 1), method="highs")
+    if rec.status == 0 and rec.fun < -1e-9 * max(1.0, np.abs(q).max()):
+        raise ValueError("the QP is unbounded below: q has a descent direction d with P d = 0 that the "
+                         "constraints G x <= h, A x = b allow (q^T d < 0)")
 
 
 def chebyshev_center(A, b):
@@ -214,13 +249,23 @@ def bisection(feasible, lo, hi, tol):
     Returns
     -------
     BisectionResult
+
+    Raises
+    ------
+    ValueError
+        If ``tol`` is below 4 float spacings at the scale of ``lo`` and ``hi`` (the bracket
+        could stop shrinking, and the loop would never end).
     """
     feasible = check.function(feasible, "feasible")
     lo, hi = check.interval_bounds(lo, hi, ("lo", "hi"))
     tol = check.positive(tol, "tol")
+    spacing = np.spacing(max(abs(lo), abs(hi)))
+    if tol < 4 * spacing:                     # the bracket could stop shrinking before hi - lo <= tol
+        raise ValueError(f"tol must be at least 4 float spacings at the scale of lo and hi "
+                         f"({4 * spacing:.3g}), got {tol!r}")
     intervals = [(lo, hi)]
     while hi - lo > tol:
-        t = (lo + hi) / 2                     # the midpoint of the current bracket
+        t = 0.5 * lo + 0.5 * hi               # the midpoint of the current bracket (no overflow)
         if check.flag(feasible(t), "the value returned by feasible"):
             hi = t
         else:
@@ -404,6 +449,12 @@ def perron_frobenius(A, tol=1e-12, max_iter=100_000):
     lam : float
     v : ndarray, shape (n,)
         Positive eigenvector with ``sum(v) = 1``.
+
+    Raises
+    ------
+    ValueError
+        If the bracket is not narrower than ``tol`` after ``max_iter`` steps (naming both), for
+        example when ``tol`` is below the float resolution.
     """
     A = check.positive_entries(check.square(A, "A"), "A")
     tol = check.positive(tol, "tol")
@@ -413,9 +464,11 @@ def perron_frobenius(A, tol=1e-12, max_iter=100_000):
         w = A @ v
         ratio = w / v
         if ratio.max() - ratio.min() <= tol * ratio.max():
-            break
+            return float(w.sum() / v.sum()), v
         v = w / w.sum()
-    return float(w.sum() / v.sum()), v
+    raise ValueError(f"power iteration did not converge in max_iter = {max_iter} steps: the Collatz-Wielandt "
+                     f"bracket has relative width {(ratio.max() - ratio.min()) / ratio.max():.3g} > tol = {tol:.3g} "
+                     f"(increase max_iter or tol)")
 
 
 def min_lambda_max(A0, As, x0=None):

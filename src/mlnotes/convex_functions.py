@@ -246,6 +246,12 @@ def conjugate_numeric(f, y, x0, bounds=None, radius=100.0, method="L-BFGS-B"):
     -------
     float or ndarray, shape (k,)
         ``f*(y)`` (``inf`` where the supremum is not attained in the box).
+
+    Raises
+    ------
+    ValueError
+        If the minimiser reports failure: L-BFGS-B failures (at a kink of ``f``) are retried
+        once with Powell from the point reached, and a second failure raises.
     """
     f = check.function(f, "f")
     x0 = check.nonempty(x0, "x0", ndim=1)
@@ -269,6 +275,12 @@ def conjugate_numeric(f, y, x0, bounds=None, radius=100.0, method="L-BFGS-B"):
         opts = {"ftol": 1e-15, "gtol": 1e-10} if method == "L-BFGS-B" else {"xtol": 1e-10, "ftol": 1e-14}
         res = scipy.optimize.minimize(phi, x0, method=method, bounds=list(zip(box_lo, box_hi)),
                                       options={**opts, "maxiter": 20000})
+        if not res.success and method == "L-BFGS-B":      # e.g. a kink: restart derivative-free
+            res = scipy.optimize.minimize(phi, res.x, method="Powell", bounds=list(zip(box_lo, box_hi)),
+                                          options={"xtol": 1e-10, "ftol": 1e-14, "maxiter": 20000})
+        if not res.success:
+            raise ValueError(f"the supremum defining f*(y) was not found with method={method!r} "
+                             f"(scipy: {res.message}); is f finite and continuous on the box around x0?")
         on_face = np.any((np.abs(res.x - (x0 - radius)) < 1e-6 * radius) & (box_lo > lo)) or np.any(
             (np.abs(res.x - (x0 + radius)) < 1e-6 * radius) & (box_hi < hi))
         out[k] = np.inf if on_face else -res.fun

@@ -63,7 +63,11 @@ def in_convex_hull(points, x):
     """Whether ``x`` lies in the convex hull of the rows of ``points``, by LP feasibility.
 
     Solves ``find theta >= 0 with points^T theta = x, 1^T theta = 1`` with HiGHS; the answer
-    is exact up to the solver's feasibility tolerance (about 1e-7 relative).
+    is exact up to the solver's feasibility tolerance (about 1e-7 relative). A stack of ``m``
+    query points costs ``m`` small LPs, one per point, solved in a loop: an infeasible LP
+    says nothing about which of several stacked queries failed, so the LPs are kept apart
+    (for many queries against a fixed 2-D or 3-D hull, the halfspace form of
+    :func:`polygon_halfspaces` or ``scipy.spatial.ConvexHull.equations`` is a vectorised test).
 
     Parameters
     ----------

@@ -18,6 +18,9 @@ class SourceCode:
     """
 
     def __init__(self, code, origin):
+        for value, name in ((code, "code"), (origin, "origin")):
+            if not isinstance(value, str):
+                raise ValueError(f"{name} must be a string, got {type(value).__name__}")
         self.code = code
         self.origin = origin
 

@@ -14,18 +14,16 @@ import numpy as np
 import scipy.optimize
 
 from mlnotes import _validate as check
+from mlnotes.convex_sets import dual_norm
 
 __all__ = [
     "LPDual", "lp_dual", "lp_dual_function", "Multipliers", "lagrange_multipliers_from_linprog",
-    "least_norm_dual", "dual_norm", "dual_norm_lemma", "norm_min_dual",
+    "least_norm_dual", "dual_norm_lemma", "norm_min_dual",
     "two_way_partition_bound", "two_way_partition_brute",
     "EntropyDual", "entropy_max_dual", "QPDual", "qp_dual",
     "TrustRegion", "trust_region_global", "trust_region_dual_function", "trust_region_dual",
     "norm_approx_dual", "box_lp_dual", "sdp_dual_function", "lambda_max_sdp_dual",
 ]
-
-_DUAL_ORD = {1: np.inf, 2: 2, np.inf: 1}
-
 
 # ------------------------------------------------------------------------ validation
 def _system(A, b, name_A="A", name_b="b"):
@@ -90,6 +88,9 @@ def lp_dual_function(c, A, b, nu):
     """The dual function of the standard-form LP ``min c^T x s.t. Ax = b, x >= 0``, with ``lam``
     eliminated: ``g(nu) = -b^T nu`` where ``lam = c + A^T nu >= 0`` and ``-inf`` elsewhere.
 
+    ``lam >= 0`` is tested to a relative rounding slack ``1e-9 (|c_j| + sum_i |nu_i A_ij|)``,
+    so that a dual optimum, where some ``lam_j`` vanish, counts as dual feasible.
+
     Parameters
     ----------
     c : array_like, shape (n,)
@@ -108,7 +109,11 @@ def lp_dual_function(c, A, b, nu):
     if nu.ndim not in (1, 2) or nu.shape[-1] != A.shape[0]:
         raise ValueError(f"nu must have shape ({A.shape[0]},) or (k, {A.shape[0]}), got {nu.shape}")
     lam = c + nu @ A
-    value = np.where(np.all(lam >= 0, axis=-1), -nu @ b, -np.inf)
+    # lam_j >= 0 to rounding: the sum c_j + sum_i nu_i A_ij is computed with an error of about
+    # eps times the sum of the absolute terms, so a dual optimum from a solver, where some
+    # lam_j is exactly 0, is feasible and not -inf
+    slack = 1e-9 * (np.abs(c) + np.abs(nu) @ np.abs(A))
+    value = np.where(np.all(lam >= -slack, axis=-1), -nu @ b, -np.inf)
     return float(value) if nu.ndim == 1 else value
 
 
@@ -176,23 +181,6 @@ def least_norm_dual(A, b):
     if not np.allclose(A @ x, b, atol=1e-9 * max(1.0, np.abs(b).max())):
         raise ValueError("b must lie in the range of A: Ax = b has no solution (p* = d* = +inf)")
     return nu, float(-0.25 * nu @ (A @ (A.T @ nu)) - b @ nu), x
-
-
-def dual_norm(y, ord):
-    """The dual norm ``||y||_* = sup_{||u|| <= 1} u^T y`` of the ``ord``-norm (1, 2 or inf):
-    the inf-, 2- and 1-norm respectively.
-
-    Parameters
-    ----------
-    y : array_like, shape (n,)
-    ord : {1, 2, np.inf}
-
-    Returns
-    -------
-    float
-    """
-    y, ord = check.vector(y, None, "y"), _ord(ord)
-    return float(np.linalg.norm(y, _DUAL_ORD[ord]))
 
 
 def dual_norm_lemma(y, ord):
@@ -343,8 +331,20 @@ def entropy_max_dual(A, b):
     Returns
     -------
     EntropyDual
+
+    Raises
+    ------
+    ValueError
+        If no probability vector satisfies ``A x <= b`` (an LP says so): then the dual is
+        unbounded. (A feasible set with empty relative interior is accepted; L-BFGS-B then
+        approaches a supremum that is not attained.)
     """
     A, b = _system(A, b)
+    feasible = _linprog(np.zeros(A.shape[1]), A_ub=A, b_ub=b, A_eq=np.ones((1, A.shape[1])), b_eq=[1.0],
+                        bounds=[(0, None)] * A.shape[1])
+    if feasible.status == 2:
+        raise ValueError("A x <= b must hold for some probability vector x: it does not, so p* = +inf "
+                         "and the dual is unbounded")
 
     def neg_g(lam):
         z = -A.T @ lam
@@ -356,6 +356,11 @@ def entropy_max_dual(A, b):
                                   bounds=[(0, None)] * A.shape[0],
                                   options={"ftol": 1e-15, "gtol": 1e-11, "maxiter": 2000})
     lam = res.x
+    grad = neg_g(lam)[1]
+    projected = np.where(lam > 0, grad, np.minimum(grad, 0.0))             # KKT of the bound constraints
+    if not res.success and np.abs(projected).max() > 1e-6 * max(1.0, np.abs(b).max()):
+        raise ValueError(f"the dual of the entropy maximisation given by A and b was not solved by L-BFGS-B "
+                         f"(projected gradient {np.abs(projected).max():.2g}): {res.message}")
     z = -A.T @ lam
     log_sum = z.max() + np.log(np.exp(z - z.max()).sum())
     return EntropyDual(lam, float(log_sum - 1), float(-res.fun), np.exp(z - log_sum))
@@ -375,8 +380,9 @@ def qp_dual(P, A, b):
     ``min x^T P x s.t. Ax <= b`` with ``P`` positive definite.
 
     The bound-constrained concave quadratic is maximised with L-BFGS-B; then the multipliers
-    of the constraints found active are re-solved exactly from ``(A_S M A_S^T) lam_S = -4 b_S``
-    (``M = P^{-1}``) and kept if they stay ``>= 0`` and do not lower ``g``.
+    of the constraints found active are re-solved exactly from ``(A_S P^{-1} A_S^T) lam_S = -2 b_S``
+    and kept if they satisfy the KKT conditions of the dual (``lam >= 0``, the
+    gradient of ``g`` zero on the support and ``<= 0`` off it, to a relative 1e-9).
 
     Parameters
     ----------
@@ -387,9 +393,16 @@ def qp_dual(P, A, b):
     Returns
     -------
     QPDual
+
+    Raises
+    ------
+    ValueError
+        If ``A x <= b`` is infeasible (an LP says so): then ``d* = p* = +inf``.
     """
     A, b = _system(A, b)
     P = check.spd(P, A.shape[1], "P")[0]
+    if _linprog(np.zeros(A.shape[1]), A_ub=A, b_ub=b, bounds=[(None, None)] * A.shape[1]).status == 2:
+        raise ValueError("A x <= b must be feasible: it is not, so p* = +inf and the dual is unbounded")
     M = A @ np.linalg.solve(P, A.T)
     g = lambda lam: float(-0.25 * lam @ M @ lam - b @ lam)                  # noqa: E731
     res = scipy.optimize.minimize(lambda lam: (-g(lam), 0.5 * M @ lam + b), np.zeros(len(b)), jac=True,
@@ -400,8 +413,12 @@ def qp_dual(P, A, b):
     if S.any():                                                             # polish on the support
         polished = np.zeros_like(lam)
         polished[S] = np.linalg.lstsq(M[np.ix_(S, S)], -2 * b[S], rcond=None)[0]
-        if np.all(polished >= 0) and g(polished) >= g(lam) - 1e-14 * max(1.0, abs(g(lam))):
-            lam = polished
+        grad = 0.5 * M @ polished + b                                       # gradient of -g
+        scale = 1e-9 * max(1.0, np.abs(b).max(), np.abs(M).max() * np.abs(polished).max())
+        if np.all(polished >= 0) and np.all(np.abs(grad[S]) <= scale) and np.all(grad[~S] >= -scale):
+            lam = polished                                                  # KKT of the dual: optimal
+        elif not res.success:
+            raise ValueError(f"the dual of the QP given by P, A, b was not solved by L-BFGS-B: {res.message}")
     return QPDual(lam, g(lam), -0.5 * np.linalg.solve(P, A.T @ lam))
 
 
@@ -613,6 +630,8 @@ def sdp_dual_function(c, F, G, Z):
     F = check.square_stack(F, "F")
     if F.ndim != 3:
         raise ValueError(f"F must have shape (n, k, k), got {F.shape}")
+    if not np.allclose(F, np.swapaxes(F, 1, 2), rtol=1e-10, atol=1e-12 * max(1.0, np.abs(F).max())):
+        raise ValueError("F must hold symmetric matrices F_i")
     c = check.vector(c, F.shape[0], "c")
     G = check.square(G, "G", symmetric=True)
     Z = check.square(Z, "Z", symmetric=True)

@@ -12,6 +12,7 @@ import scipy.linalg
 from scipy.spatial.distance import pdist, squareform
 
 from mlnotes import _validate as check
+from mlnotes.information import kl_divergence  # KL(P || Q) of two joint distributions (chapter 4)
 
 __all__ = ["squared_distances", "conditional_p", "joint_p", "joint_q", "kl_divergence",
            "tsne_gradient", "TSNEResult", "tsne", "lle_weights", "lle"]
@@ -160,36 +161,6 @@ def joint_q(Y):
     if not W.sum() > 0:
         raise ValueError("Y's points are too far apart: every squared distance overflows, so Q is undefined")
     return W / W.sum(), W
-
-
-def kl_divergence(P, Q):
-    """Kullback-Leibler divergence ``KL(P || Q) = sum_ij p_ij log(p_ij / q_ij)`` in nats.
-
-    Terms with ``p_ij = 0`` contribute zero.
-
-    Parameters
-    ----------
-    P, Q : array_like, same shape
-        Joint distributions (each summing to 1); ``Q`` must be positive where ``P`` is.
-
-    Returns
-    -------
-    float
-
-    Raises
-    ------
-    ValueError
-        If either is not a probability array or the shapes differ, or ``Q`` is zero where
-        ``P`` is positive.
-    """
-    P = check.probabilities(check.as_float(P, "P").ravel(), "P")
-    Q = check.probabilities(check.as_float(Q, "Q").ravel(), "Q")
-    if P.shape != Q.shape:
-        raise ValueError(f"P and Q must have the same shape, got {P.shape} and {Q.shape}")
-    support = P > 0
-    if np.any(Q[support] <= 0):
-        raise ValueError("Q must be positive wherever P is positive")
-    return float(np.sum(P[support] * np.log(P[support] / Q[support])))
 
 
 def tsne_gradient(P, Y):

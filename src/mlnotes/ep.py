@@ -9,6 +9,7 @@ are in {−1, +1} and the probit likelihood is ``P(y | g) = Φ(y g)``. The GP pr
 zero and covariance ``K``. Tilted moments are returned as ``(log_Z, mean, var)`` of
 ``f(g) N(g; m, v)``, with ``log_Z`` the log of its integral.
 """
+import warnings
 from typing import NamedTuple
 
 import numpy as np
@@ -57,11 +58,13 @@ class EPPrediction(NamedTuple):
 
 
 class AlphaFit(NamedTuple):
-    """The alpha-projection ``scale * q`` (``q`` normalised, ``q ∝ exp(T theta)``)."""
+    """The alpha-projection ``scale * q`` (``q`` normalised, ``q ∝ exp(T theta)``) and whether
+    the fixed-point iteration converged."""
     q: np.ndarray
     theta: np.ndarray
     scale: float
     iterations: int
+    converged: bool
 
 
 # ------------------------------------------------------------------------ helpers
@@ -112,6 +115,15 @@ def _posterior(K, tau, nu):
     return Sigma, Sigma @ nu, L
 
 
+def _broadcast(arrays, names):
+    """``np.broadcast_arrays(*arrays)``; ``ValueError`` naming the arguments if they do not broadcast."""
+    try:
+        return np.broadcast_arrays(*arrays)
+    except ValueError:
+        shapes = ", ".join(str(np.shape(a)) for a in arrays)
+        raise ValueError(f"{names} must have shapes that broadcast together, got {shapes}") from None
+
+
 # ------------------------------------------------------------------ moment matching
 def gaussian_moment_match(log_f, m, v, n_quad=100):
     """Moments of the tilted distribution ``f(g) N(g; m, v) / Z`` by Gauss–Hermite quadrature.
@@ -141,7 +153,7 @@ def gaussian_moment_match(log_f, m, v, n_quad=100):
         finite, ``v`` is not positive or ``n_quad`` is not a positive count.
     """
     log_f = check.function(log_f, "log_f")
-    m, v = np.broadcast_arrays(check.finite(m, "m"), check.finite(v, "v"))
+    m, v = _broadcast((check.finite(m, "m"), check.finite(v, "v")), "m and v")
     if np.any(v <= 0):
         raise ValueError("v must be positive")
     x, w = np.polynomial.hermite_e.hermegauss(check.count(n_quad, "n_quad"))
@@ -182,7 +194,7 @@ def probit_tilted_moments(y, m, v):
     m, v = check.finite(m, "m"), check.finite(v, "v")
     if np.any(v <= 0):
         raise ValueError("v must be positive")
-    return TiltedMoments(*_probit(*np.broadcast_arrays(y, m, v)))
+    return TiltedMoments(*_probit(*_broadcast((y, m, v), "y, m and v")))
 
 
 def clutter_tilted_moments(x, w, a, m, v):
@@ -218,6 +230,7 @@ def clutter_tilted_moments(x, w, a, m, v):
     m, v = check.finite(m, "m"), check.finite(v, "v")
     if np.any(v <= 0):
         raise ValueError("v must be positive")
+    x, m, v = _broadcast((x, m, v), "x, m and v")
     return TiltedMoments(*_clutter(x, w, a, m, v))
 
 
@@ -270,21 +283,24 @@ def ep_gp_classification(K, y, n_sweeps, damping=0.0):
     n_sweeps = check.count(n_sweeps, "n_sweeps")
     damping = check.number_between(damping, "damping", 0.0, 1.0, open_high=True)
     tau, nu, Sigma, mu = np.zeros(n), np.zeros(n), K.copy(), np.zeros(n)
-    for _ in range(n_sweeps):
-        old = np.r_[tau, nu]
-        for i in range(n):
-            tau_c, nu_c = 1 / Sigma[i, i] - tau[i], mu[i] / Sigma[i, i] - nu[i]
-            _, m_h, v_h = _probit(y[i], nu_c / tau_c, 1 / tau_c)
-            t_new = (1 - damping) * max(1 / v_h - tau_c, 0.0) + damping * tau[i]
-            nu[i] = (1 - damping) * (m_h / v_h - nu_c) + damping * nu[i]
-            dt, s = t_new - tau[i], Sigma[:, i].copy()
-            Sigma -= dt / (1 + dt * s[i]) * np.outer(s, s)
-            tau[i] = t_new
-            mu = Sigma @ nu
-        Sigma, mu, _ = _posterior(K, tau, nu)
-        change = float(np.max(np.abs(np.r_[tau, nu] - old)))
-    return EPResult(mu, (Sigma + Sigma.T) / 2, float(_gp_log_Z(K, y, tau, nu)),
-                    tau.copy(), nu.copy(), change)
+    with np.errstate(over="ignore", invalid="ignore", divide="ignore"):   # overflow is reported below
+        for _ in range(n_sweeps):
+            old = np.r_[tau, nu]
+            for i in range(n):
+                tau_c, nu_c = 1 / Sigma[i, i] - tau[i], mu[i] / Sigma[i, i] - nu[i]
+                _, m_h, v_h = _probit(y[i], nu_c / tau_c, 1 / tau_c)
+                t_new = (1 - damping) * max(1 / v_h - tau_c, 0.0) + damping * tau[i]
+                nu[i] = (1 - damping) * (m_h / v_h - nu_c) + damping * nu[i]
+                dt, s = t_new - tau[i], Sigma[:, i].copy()
+                Sigma -= dt / (1 + dt * s[i]) * np.outer(s, s)
+                tau[i] = t_new
+                mu = Sigma @ nu
+            Sigma, mu, _ = _posterior(K, tau, nu)
+            change = float(np.max(np.abs(np.r_[tau, nu] - old)))
+        log_Z = float(_gp_log_Z(K, y, tau, nu))
+    if not (np.isfinite(log_Z) and np.all(np.isfinite(mu)) and np.all(np.isfinite(Sigma))):
+        raise ValueError("EP overflowed (a non-finite site or posterior): rescale K")
+    return EPResult(mu, (Sigma + Sigma.T) / 2, log_Z, tau.copy(), nu.copy(), change)
 
 
 def ep_predict(K, k_star, k_starstar, sites):
@@ -312,9 +328,10 @@ def ep_predict(K, k_star, k_starstar, sites):
     Raises
     ------
     ValueError
-        If a shape is wrong, a value is not finite or ``sites`` is not an EPResult.
+        If a shape is wrong, a value is not finite, ``sites`` is not an EPResult, or a
+        predictive variance is negative (``k_starstar`` inconsistent with ``K`` and ``k_star``).
     """
-    K = check.square(K, "K", symmetric=True)
+    K = check.psd(K, None, "K")
     n = K.shape[0]
     sites = check.instance_of(sites, EPResult, "sites", made_by="ep_gp_classification")
     k_star = check.matrix(k_star, "k_star")
@@ -327,7 +344,11 @@ def ep_predict(K, k_star, k_starstar, sites):
     z = s * np.linalg.solve(L.T, np.linalg.solve(L, s * (K @ nu)))
     mean = k_star.T @ (nu - z)
     V = np.linalg.solve(L, s[:, None] * k_star)
-    var = np.maximum(kss - np.sum(V**2, axis=0), 0.0)
+    var = kss - np.sum(V**2, axis=0)
+    if np.any(var < -1e-8 * (1.0 + np.abs(kss))):
+        raise ValueError("k_starstar is too small for K and k_star: the joint prior covariance of "
+                         "training and test latents is not positive semi-definite")
+    var = np.maximum(var, 0.0)
     return EPPrediction(mean, var, scipy.special.ndtr(mean / np.sqrt(1 + var)))
 
 
@@ -447,7 +468,9 @@ def alpha_divergence(p, q, alpha):
     ``D_α[p‖q] = Σ [α p + (1 − α) q − p^α q^(1−α)] / (α(1 − α))``,
 
     with its limits ``KL[q‖p]`` at α = 0 and ``KL[p‖q]`` at α = 1 (the unnormalised KL,
-    ``Σ p log(p/q) − p + q``). It is ``+inf`` where a support condition fails.
+    ``Σ p log(p/q) − p + q``). It is ``+inf`` where a support condition fails (α > 1 and
+    ``q = 0 < p`` somewhere, or α < 0 and ``p = 0 < q``). The sum is written with ``expm1``
+    around the nearer of α = 0 and α = 1, so that it keeps full accuracy as α approaches them.
 
     Parameters
     ----------
@@ -463,8 +486,8 @@ def alpha_divergence(p, q, alpha):
     Raises
     ------
     ValueError
-        If ``p`` or ``q`` is not a non-negative finite array, the shapes differ, or
-        ``alpha`` is not a finite number.
+        If ``p`` or ``q`` is not a non-negative finite array, the shapes differ,
+        ``alpha`` is not a finite number, or the value overflows (``|alpha|`` huge).
     """
     p, q = _measures(p, q)
     alpha = check.number(alpha, "alpha")
@@ -472,11 +495,22 @@ def alpha_divergence(p, q, alpha):
         return float(np.sum(scipy.special.rel_entr(p, q) - p + q))
     if alpha == 0:
         return float(np.sum(scipy.special.rel_entr(q, p) - q + p))
-    with np.errstate(divide="ignore"):
-        mix = np.exp(alpha * np.log(p) + (1 - alpha) * np.log(q))
-    mix = np.where((p == 0) & (alpha > 1) & (q > 0), 0.0, mix)
-    mix = np.where((q == 0) & (alpha < 0) & (p > 0), 0.0, mix)
-    return float(np.sum(alpha * p + (1 - alpha) * q - mix) / (alpha * (1 - alpha)))
+    if np.any(((alpha > 1) & (q == 0) & (p > 0)) | ((alpha < 0) & (p == 0) & (q > 0))):
+        return np.inf                                     # p^α q^(1−α) = ∞ on a set of positive mass
+    # α p + (1 − α) q − p^α q^(1−α), written around the nearer limit so that it does not
+    # cancel for α near 0 or 1: = α(p − q) − q expm1(α log(p/q)) = (1 − α)(q − p) − p expm1((1 − α) log(q/p))
+    both = (p > 0) & (q > 0)
+    ps, qs = np.where(both, p, 1.0), np.where(both, q, 1.0)
+    with np.errstate(over="ignore", invalid="ignore"):
+        if alpha < 0.5:
+            term = alpha * (ps - qs) - qs * np.expm1(alpha * np.log(ps / qs))
+        else:
+            term = (1 - alpha) * (qs - ps) - ps * np.expm1((1 - alpha) * np.log(qs / ps))
+        term = np.where(both, term, alpha * p + (1 - alpha) * q)    # p^α q^(1−α) = 0 off the common support
+        value = float(np.sum(term) / (alpha * (1 - alpha)))
+    if not np.isfinite(value):
+        raise ValueError(f"alpha = {alpha!r} is too far from [0, 1] for these p and q: D_alpha overflows")
+    return value
 
 
 def _lse(a):
@@ -533,7 +567,14 @@ def alpha_projection(p, alpha, family, n_iter=5000, tol=1e-10, theta0=None):
     Returns
     -------
     AlphaFit
-        ``q`` (normalised), ``theta``, ``scale`` and the number of iterations used.
+        ``q`` (normalised), ``theta``, ``scale``, the number of iterations used and
+        ``converged``.
+
+    Warns
+    -----
+    RuntimeWarning
+        If ``q`` still changes by ``tol`` or more after ``n_iter`` steps (the result is the
+        last iterate, marked ``converged=False``).
 
     Raises
     ------
@@ -566,5 +607,8 @@ def alpha_projection(p, alpha, family, n_iter=5000, tol=1e-10, theta0=None):
         q = q_new
         if done:
             break
+    if not done:
+        warnings.warn(f"alpha_projection did not converge in n_iter={n_iter} steps; the result is the "
+                      "last iterate (converged=False)", RuntimeWarning, stacklevel=2)
     log_s = _lse(alpha * log_p + (1 - alpha) * np.log(q)) / alpha
-    return AlphaFit(q, theta, float(np.exp(log_s)), it)
+    return AlphaFit(q, theta, float(np.exp(log_s)), it, bool(done))

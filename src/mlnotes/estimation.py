@@ -73,7 +73,7 @@ def sample_moments(x, k):
     x = _samples(x)
     k = check.count(k, "k")
     powers = np.arange(1, k + 1)
-    return np.mean(x[..., None] ** powers, axis=-2)
+    return check.finite_result(np.mean(x[..., None] ** powers, axis=-2), "x")
 
 
 def mom_poisson(x):
@@ -96,7 +96,9 @@ def mom_normal(x):
     """Method-of-moments estimates ``(mu_hat, sigma2_hat)`` of a normal sample.
 
     ``mu_hat = mu_hat_1`` and ``sigma2_hat = mu_hat_2 - mu_hat_1**2``, the variance with
-    divisor ``n``.
+    divisor ``n``. It is computed as ``mean((x - mu_hat)**2)`` (the same number in exact
+    arithmetic): the difference of raw moments cancels catastrophically for data far from
+    0, e.g. it returns 6 instead of 1 for a sample of N(1e8, 1).
 
     Parameters
     ----------
@@ -106,8 +108,9 @@ def mom_normal(x):
     -------
     ndarray, shape (2,) or (R, 2)
     """
-    m = sample_moments(_samples(x), 2)
-    return np.stack([m[..., 0], m[..., 1] - m[..., 0] ** 2], axis=-1)
+    x = _samples(x)
+    mu = x.mean(axis=-1)
+    return check.finite_result(np.stack([mu, np.mean((x - mu[..., None]) ** 2, axis=-1)], axis=-1), "x")
 
 
 def mom_gamma(x):
@@ -130,7 +133,7 @@ def mom_gamma(x):
     s2 = np.mean((x - m1[..., None]) ** 2, axis=-1)   # = mu_hat_2 - mu_hat_1**2, stably
     if np.any(s2 <= 0):
         raise ValueError("x must not be constant (its sample variance is 0)")
-    return np.stack([m1 ** 2 / s2, m1 / s2], axis=-1)
+    return check.finite_result(np.stack([m1 ** 2 / s2, m1 / s2], axis=-1), "x")
 
 
 # ------------------------------------------------------------------ maximum likelihood
@@ -165,7 +168,40 @@ def mle_normal(x):
     """
     x = _samples(x)
     mu = x.mean(axis=-1)
-    return np.stack([mu, np.mean((x - mu[..., None]) ** 2, axis=-1)], axis=-1)
+    return check.finite_result(np.stack([mu, np.mean((x - mu[..., None]) ** 2, axis=-1)], axis=-1), "x")
+
+
+def _log_mean_minus_mean_log(x):
+    """``s = log(mean x) - mean(log x)`` per row, without the cancellation of the two logs.
+
+    With ``c = mean(x)``, ``u = x/c - 1`` and ``f(u) = u - log1p(u) >= 0``, exactly
+    ``s = mean f(u) - f(mean u)``. For ``|u| < 0.1``, ``f`` is a series in
+    ``t = u/(2 + u)`` (``log1p(u) = 2 atanh t``): ``f = 2t²/(1 - t) - 2 Σ_k t^(2k+1)/(2k+1)``.
+    """
+    c = x.mean(axis=-1, keepdims=True)
+
+    def f(u, direct):
+        t = u / (2 + u)
+        series = 2 * t**2 / (1 - t) - 2 * t * sum(t ** (2 * k) / (2 * k + 1) for k in range(1, 9))
+        return np.where(np.abs(u) < 0.1, series, direct)
+
+    u = (x - c) / c
+    ubar = u.mean(axis=-1)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        direct = u - (np.log(x) - np.log(c))
+        return f(u, direct).mean(axis=-1) - f(ubar, ubar - np.log1p(ubar))
+
+
+def _log_minus_digamma(alpha):
+    """``log(alpha) - digamma(alpha)`` and its derivative ``1/alpha - trigamma(alpha)``; for
+    ``alpha >= 20`` from the asymptotic series, since the difference of two large logs cancels."""
+    a = np.maximum(alpha, 20.0)
+    g = 1 / (2 * a) + 1 / (12 * a**2) - 1 / (120 * a**4) + 1 / (252 * a**6) - 1 / (240 * a**8)
+    dg = -(1 / (2 * a**2) + 1 / (6 * a**3) - 1 / (30 * a**5) + 1 / (42 * a**7) - 1 / (30 * a**9))
+    small = alpha < 20
+    g = np.where(small, np.log(alpha) - special.digamma(alpha), g)
+    dg = np.where(small, 1 / alpha - special.polygamma(1, alpha), dg)
+    return g, dg
 
 
 def mle_gamma(x, tol=1e-10, max_iter=100):
@@ -174,7 +210,9 @@ def mle_gamma(x, tol=1e-10, max_iter=100):
     ``alpha_hat`` solves ``log(alpha) - digamma(alpha) = s`` with
     ``s = log(mean(x)) - mean(log(x)) > 0``; then ``lam_hat = alpha_hat / mean(x)``. The
     left side is decreasing and convex in ``alpha``, and Newton's method starts at
-    ``1 / (2 s)``, left of the root, so the iterates increase monotonically to it.
+    ``1 / (2 s)``, left of the root, so the iterates increase monotonically to it. ``s`` and
+    the left side are evaluated without cancellation, so samples far from 0 (huge
+    ``alpha``) keep their accuracy.
 
     Parameters
     ----------
@@ -188,20 +226,29 @@ def mle_gamma(x, tol=1e-10, max_iter=100):
     Returns
     -------
     ndarray, shape (2,) or (R, 2)
+
+    Raises
+    ------
+    ValueError
+        If ``x`` is not a positive finite sample of size >= 2, is constant, or Newton's
+        method has not converged after ``max_iter`` steps.
     """
     x = _samples(x, min_n=2, positive=True)
     tol, max_iter = check.positive(tol, "tol"), check.count(max_iter, "max_iter")
-    xbar = x.mean(axis=-1)
-    s = np.log(xbar) - np.log(x).mean(axis=-1)
-    if np.any(s <= 1e-14):
+    xbar = check.finite_result(x.mean(axis=-1), "x")
+    s = _log_mean_minus_mean_log(x)
+    if np.any(s <= 0):
         raise ValueError("x must not be constant (log mean(x) - mean(log x) is 0)")
     alpha = 0.5 / s
     for _ in range(max_iter):
-        g = np.log(alpha) - special.digamma(alpha) - s
-        step = g / (1 / alpha - special.polygamma(1, alpha))
+        g, dg = _log_minus_digamma(alpha)
+        step = (g - s) / dg
         alpha = alpha - step
         if np.all(np.abs(step) <= tol * alpha):
             break
+    else:
+        raise ValueError(f"Newton's method did not converge in max_iter={max_iter} steps "
+                         f"(relative step {np.max(np.abs(step) / alpha):.2g} > tol={tol:g})")
     return np.stack([alpha, alpha / xbar], axis=-1)
 
 
@@ -220,7 +267,7 @@ def mle_multinomial(counts):
     counts = check.integer_entries(counts, "counts", low=0)
     if counts.ndim not in (1, 2) or counts.shape[-1] < 2:
         raise ValueError(f"counts must have shape (m,) or (R, m) with m >= 2, got {counts.shape}")
-    n = counts.sum(axis=-1, keepdims=True)
+    n = counts.astype(float).sum(axis=-1, keepdims=True)     # a float sum cannot wrap around
     if np.any(n == 0):
         raise ValueError("counts must contain at least one positive count (per row)")
     return counts / n
@@ -242,7 +289,8 @@ def normal_log_likelihood(x, mu, sigma2):
     """
     x = check.vector(x, None, "x")
     mu, sigma2 = check.number(mu, "mu"), check.positive(sigma2, "sigma2")
-    return float(-0.5 * x.size * np.log(2 * np.pi * sigma2) - np.sum((x - mu) ** 2) / (2 * sigma2))
+    ll = -0.5 * x.size * np.log(2 * np.pi * sigma2) - np.sum((x - mu) ** 2) / (2 * sigma2)
+    return float(check.finite_result(ll, "x, mu and sigma2"))
 
 
 def gamma_log_likelihood(x, alpha, lam):
@@ -264,8 +312,8 @@ def gamma_log_likelihood(x, alpha, lam):
         raise ValueError(f"x must have shape (n,), got {x.shape}")
     alpha, lam = check.positive(alpha, "alpha"), check.positive(lam, "lam")
     n = x.size
-    return float(n * alpha * np.log(lam) + (alpha - 1) * np.log(x).sum() - lam * x.sum()
-                 - n * special.gammaln(alpha))
+    ll = n * alpha * np.log(lam) + (alpha - 1) * np.log(x).sum() - lam * x.sum() - n * special.gammaln(alpha)
+    return float(check.finite_result(ll, "x, alpha and lam"))
 
 
 # ------------------------------------------------------------------ Fisher information
@@ -354,7 +402,8 @@ def wald_ci(theta_hat, info, n, alpha=0.05):
     theta_hat : float or array_like
         Estimates (one per sample).
     info : float or array_like
-        Fisher information of one observation at ``theta_hat`` (same shape), > 0.
+        Fisher information of one observation at ``theta_hat`` (a number, or an array of
+        the shape of ``theta_hat``), > 0.
     n : int
         Sample size.
     alpha : float
@@ -365,6 +414,9 @@ def wald_ci(theta_hat, info, n, alpha=0.05):
     (low, high) : tuple of floats or ndarrays
     """
     theta_hat, info = check.finite(theta_hat, "theta_hat"), check.finite(info, "info")
+    if info.ndim and info.shape != theta_hat.shape:
+        raise ValueError(f"info must be a number or have the shape {theta_hat.shape} of theta_hat, "
+                         f"got {info.shape}")
     if np.any(info <= 0):
         raise ValueError("info must be positive")
     n, alpha = check.count(n, "n"), check.level(alpha)
@@ -390,6 +442,7 @@ def normal_mean_ci(x, alpha=0.05):
     n = x.shape[-1]
     half = stats.t.ppf(1 - alpha / 2, n - 1) * x.std(axis=-1, ddof=1) / np.sqrt(n)
     xbar = x.mean(axis=-1)
+    check.finite_result(np.stack([xbar - half, xbar + half]), "x")
     return (xbar - half)[()], (xbar + half)[()]
 
 
@@ -412,7 +465,7 @@ def normal_var_ci(x, alpha=0.05):
     """
     x, alpha = _samples(x, min_n=2), check.level(alpha)
     n = x.shape[-1]
-    ss = np.sum((x - x.mean(axis=-1, keepdims=True)) ** 2, axis=-1)
+    ss = check.finite_result(np.sum((x - x.mean(axis=-1, keepdims=True)) ** 2, axis=-1), "x")
     return (ss / stats.chi2.isf(alpha / 2, n - 1))[()], (ss / stats.chi2.isf(1 - alpha / 2, n - 1))[()]
 
 

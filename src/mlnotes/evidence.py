@@ -13,6 +13,7 @@ For a single prior precision ``alpha`` (``C = I/alpha``) and a noise precision
 them ``lambda_`` and ``alpha_``.
 """
 
+import warnings
 from typing import NamedTuple
 
 import numpy as np
@@ -214,11 +215,18 @@ def linreg_log_evidence(X, y, C, sigma2):
 
 
 def _posterior(X, y, Cinv, sigma2):
-    """Posterior covariance ``Σ_w = (XᵀX/σ² + C⁻¹)⁻¹`` and mean ``Σ_w Xᵀy/σ²``."""
-    P = X.T @ X / sigma2 + Cinv
-    factor = scipy.linalg.cho_factor((P + P.T) / 2, lower=True)
-    Sigma = scipy.linalg.cho_solve(factor, np.eye(P.shape[0]))
-    return (Sigma + Sigma.T) / 2, scipy.linalg.cho_solve(factor, X.T @ y / sigma2)
+    """Posterior covariance ``Σ_w = (XᵀX/σ² + C⁻¹)⁻¹`` and mean ``Σ_w Xᵀy/σ²``.
+
+    By the QR factorisation ``[X/σ; R_C] = QR`` (``R_CᵀR_C = C⁻¹``), the least-squares
+    problem whose normal equations these are: forming ``XᵀX`` would square the
+    condition number (a covariate far from 0 loses half the digits)."""
+    R_C = np.linalg.cholesky((Cinv + Cinv.T) / 2).T
+    s = np.sqrt(sigma2)
+    Q, R = np.linalg.qr(np.vstack([X / s, R_C]))
+    R_inv = scipy.linalg.solve_triangular(R, np.eye(R.shape[0]))
+    Sigma = R_inv @ R_inv.T
+    w = R_inv @ (Q[:X.shape[0]].T @ (y / s))
+    return (Sigma + Sigma.T) / 2, w
 
 
 def linreg_evidence_grads(X, y, C, sigma2):
@@ -247,10 +255,13 @@ def linreg_evidence_grads(X, y, C, sigma2):
     X, y, C, sigma2 = _linreg_inputs(X, y, C, sigma2)
     Cinv = np.linalg.inv(C)
     Sigma, w = _posterior(X, y, (Cinv + Cinv.T) / 2, sigma2)
-    G = 0.5 * Cinv @ (Sigma + np.outer(w, w) - C) @ Cinv
-    r = y - X @ w
-    gamma = X.shape[1] - np.trace(Sigma @ Cinv)                # tr(I − Σ_w C⁻¹)
-    g_s2 = (-y.size + gamma + r @ r / sigma2) / (2 * sigma2)
+    with np.errstate(over="ignore", invalid="ignore"):
+        G = 0.5 * Cinv @ (Sigma + np.outer(w, w) - C) @ Cinv
+        r = y - X @ w
+        gamma = X.shape[1] - np.trace(Sigma @ Cinv)            # tr(I − Σ_w C⁻¹)
+        g_s2 = (-y.size + gamma + r @ r / sigma2) / (2 * sigma2)
+    if not (np.all(np.isfinite(G)) and np.isfinite(g_s2)):
+        raise ValueError("the gradients overflowed: rescale X, y, C or sigma2")
     return (G + G.T) / 2, float(g_s2)
 
 
@@ -326,16 +337,26 @@ def mackay_ard(X, y, max_iter=1000, tol=1e-10, alpha_max=1e12):
         w_old, w = w, np.zeros(p)
         w[keep] = wk
         gamma = 1 - alpha[keep] * np.diag(Sigma)
-        alpha[keep] = gamma / np.maximum(wk**2, 1e-300)
+        # γ_i <= 0 (an input the data do not determine at all, e.g. a zero column): prune it
+        alpha[keep] = np.where(gamma > 0, gamma / np.maximum(wk**2, 1e-300), np.inf)
         r = y - X @ w
+        if n - gamma.sum() <= 0:
+            raise ValueError("X: the well-determined parameters use up all n data points "
+                             "(n − Σγ_i <= 0), so the noise variance cannot be estimated")
         sigma2 = float(r @ r / (n - gamma.sum()))
         keep = keep & (alpha < alpha_max)
+        if not keep.any():
+            raise ValueError("y: every input was pruned (alpha_i > alpha_max), so y shows no "
+                             "dependence on X that the evidence can detect")
         w[~keep] = 0.0
         path.append(alpha.copy())
         logev.append(_ard_log_evidence(X, y, alpha, sigma2, keep))
         if np.sum(np.abs(w - w_old)) < tol:
             converged = True
             break
+    if not converged:
+        warnings.warn(f"mackay_ard did not converge in max_iter = {max_iter} updates "
+                      f"(result marked converged=False)", RuntimeWarning, stacklevel=2)
     Sigma, wk = _posterior(X[:, keep], y, np.diag(alpha[keep]), sigma2)
     g = np.zeros(p)
     g[keep] = 1 - alpha[keep] * np.diag(Sigma)
@@ -349,8 +370,8 @@ def _svd_parts(X, y):
     keep = s > s[0] * 1e-12 if s.size else s > 0
     U, s = U[:, keep], s[keep]
     z = U.T @ y                                       # (r,) or (r, S)
-    resid = np.sum(y**2, axis=0) - np.sum(z**2, axis=0)
-    return s**2, z, np.maximum(resid, 0.0)
+    resid = np.sum((y - U @ z) ** 2, axis=0)          # two-pass: no cancellation far from 0
+    return s**2, z, resid
 
 
 def _log_ev_svd(lam, z, resid, n, alpha, beta):
@@ -421,11 +442,14 @@ class PolynomialEvidence(NamedTuple):
 
 
 def _optimise_precisions(lam, z, resid, n, n_iter=500):
-    """MacKay's updates for one ``α`` and one ``β``, vectorised over data sets."""
+    """MacKay's updates for one ``α`` and one ``β``, vectorised over data sets.
+
+    Returns the precisions after ``n_iter`` updates and after ``n_iter - 1``."""
     S = z.shape[1:]
     alpha, beta = np.ones(S), 1 / (np.mean(resid) / n + 1e-12) * np.ones(S)
     z2 = z**2                                          # (r, ...) projections squared
     for _ in range(n_iter):
+        previous = alpha, beta
         d = beta * lam[:, None] + alpha if z.ndim == 2 else beta * lam + alpha
         lam_b = lam[:, None] if z.ndim == 2 else lam
         gamma = np.sum(beta * lam_b / d, axis=0)
@@ -433,7 +457,7 @@ def _optimise_precisions(lam, z, resid, n, n_iter=500):
         rss = np.sum(z2 * (alpha / d) ** 2, axis=0) + resid       # ‖y − Xw̄‖²
         alpha = gamma / np.maximum(m2, 1e-300)
         beta = (n - gamma) / np.maximum(rss, 1e-300)
-    return alpha, beta
+    return alpha, beta, previous
 
 
 def polynomial_evidence(x, y, degrees):
@@ -468,7 +492,10 @@ def polynomial_evidence(x, y, degrees):
     y = check.finite(y, "y")
     if y.ndim not in (1, 2) or y.shape[0] != x.size:
         raise ValueError(f"y must have shape ({x.size},) or ({x.size}, S)")
+    degrees_in = degrees
     degrees = check.finite(degrees, "degrees").ravel()
+    if np.asarray(degrees_in).dtype == bool:
+        raise ValueError("degrees must be integers, not booleans")
     if degrees.size == 0 or np.any(degrees != np.round(degrees)) or np.any(degrees < 0) \
             or np.any(degrees >= x.size):
         raise ValueError(f"degrees must be integers in [0, {x.size - 1}]")
@@ -476,7 +503,15 @@ def polynomial_evidence(x, y, degrees):
     out = np.zeros((4, degrees.size) + y.shape[1:])
     for j, deg in enumerate(degrees):
         lam, z, resid = _svd_parts(polynomial_features(x, deg), y)
-        alpha, beta = _optimise_precisions(lam, z, resid, x.size)
-        out[:, j] = [_log_ev_svd(lam, z.T if z.ndim == 2 else z,
-                                 resid, x.size, alpha, beta), alpha, beta, resid]
+        if lam.size < x.size and np.any(resid <= 1e-20 * np.sum(y**2, axis=0)):
+            raise ValueError(f"y is fitted exactly (to rounding) by degree {deg}: the evidence grows "
+                             f"without bound as the noise precision beta -> inf")
+        alpha, beta, (alpha_0, beta_0) = _optimise_precisions(lam, z, resid, x.size)
+        zz = z.T if z.ndim == 2 else z
+        log_ev = _log_ev_svd(lam, zz, resid, x.size, alpha, beta)
+        if np.any(np.abs(log_ev - _log_ev_svd(lam, zz, resid, x.size, alpha_0, beta_0))
+                  > 1e-8 * (1 + np.abs(log_ev))):
+            raise ValueError(f"degrees: the evidence maximisation for degree {deg} did not converge "
+                             f"in 500 updates")
+        out[:, j] = [log_ev, alpha, beta, resid]
     return PolynomialEvidence(degrees, *out)

@@ -36,6 +36,14 @@ _PRIOR_KEYS = {"beta-bernoulli": ("a", "b"), "dirichlet-multinomial": ("alpha",)
                "normal-wishart": ("m", "beta", "W", "nu")}
 
 
+def _finite_result(value, names):
+    """``value`` if every entry is finite; ``ValueError`` naming ``names`` if it overflowed."""
+    for v in (value if isinstance(value, tuple) else (value,)):
+        if not np.all(np.isfinite(np.asarray(v, dtype=float))):
+            raise ValueError(f"the result is not finite (the computation overflowed): rescale {names}")
+    return value
+
+
 def _inv(A, name):
     """The inverse of the square matrix ``A``; ``ValueError`` naming it if singular."""
     A = check.square(A, name)
@@ -97,9 +105,14 @@ def gain_identity_sides(P, B, R):
     B = check.matrix(B, "B")
     if B.shape != (R_inv.shape[0], P_inv.shape[0]):
         raise ValueError(f"B must have shape ({R_inv.shape[0]}, {P_inv.shape[0]}), got {B.shape}")
-    lhs = np.linalg.solve(P_inv + B.T @ R_inv @ B, B.T @ R_inv)
-    rhs = np.linalg.solve((B @ P @ B.T + R).T, B @ P.T).T
-    return lhs, rhs
+    with np.errstate(over="ignore", invalid="ignore"):
+        M, S = P_inv + B.T @ R_inv @ B, B @ P @ B.T + R
+    _finite_result((M, S), "P, B and R")
+    if np.linalg.cond(M) > 1e14 or np.linalg.cond(S) > 1e14:
+        raise ValueError("P, B and R must make P⁻¹ + BᵀR⁻¹B and BPBᵀ + R invertible")
+    lhs = np.linalg.solve(M, B.T @ R_inv)
+    rhs = np.linalg.solve(S.T, B @ P.T).T
+    return _finite_result((lhs, rhs), "P, B and R")
 
 
 def partitioned_inverse(A, B, C, D):
@@ -150,13 +163,19 @@ def numeric_matrix_derivative(f, A, h=1e-5):
     f = check.function(f, "f")
     A = check.matrix(A, "A")
     h = check.positive(h, "h")
+    if np.any(A + h == A) or np.any(A - h == A) or not np.all(np.isfinite(A + h)):
+        raise ValueError(f"h = {h:g} is below the float spacing of A (or overflows it): A ± h must "
+                         f"differ from A in every entry")
     shape = check.returned(f(A), "f").shape
     out = np.empty(A.shape + shape)
     for i, j in np.ndindex(A.shape):
         E = np.zeros_like(A)
         E[i, j] = h
         up, down = check.returned(f(A + E), "f", shape), check.returned(f(A - E), "f", shape)
-        out[i, j] = (up - down) / (2 * h)
+        with np.errstate(over="ignore", invalid="ignore"):
+            out[i, j] = (up - down) / (2 * h)
+    if not np.all(np.isfinite(out)):
+        raise ValueError("f returned values whose central differences are not finite; use a smaller h")
     return out
 
 
@@ -197,6 +216,15 @@ def log_partition(theta, family):
     float
     """
     family, t = _theta(theta, family)
+    with np.errstate(over="ignore", divide="ignore", invalid="ignore"):
+        value = _log_partition(t, family)
+    if not np.isfinite(value):
+        raise ValueError(f"theta = {t} is too extreme: Φ(θ) overflows for {family!r}")
+    return value
+
+
+def _log_partition(t, family):
+    """``Φ(θ)`` for validated ``t``."""
     if family in ("bernoulli", "categorical"):
         return float(np.logaddexp.reduce(np.r_[t, 0.0]))
     if family == "poisson":
@@ -224,6 +252,15 @@ def mean_parameters(theta, family):
     ndarray, shape (m,)
     """
     family, t = _theta(theta, family)
+    with np.errstate(over="ignore", divide="ignore", invalid="ignore"):
+        value = _mean_parameters(t, family)
+    if not np.all(np.isfinite(value)):
+        raise ValueError(f"theta = {t} is too extreme: the mean parameters overflow for {family!r}")
+    return value
+
+
+def _mean_parameters(t, family):
+    """``∇Φ(θ)`` for validated ``t``."""
     if family in ("bernoulli", "categorical"):
         return np.exp(t - np.logaddexp.reduce(np.r_[t, 0.0]))
     if family == "poisson":
@@ -277,12 +314,18 @@ def natural_parameters(mu, family):
         return np.array([m[0] / var, -1 / (2 * var)])
     t = np.array([0.0, -1.0]) if family == "gamma" else np.zeros(2)
     for _ in range(200):
-        step = np.linalg.solve(_fisher(t, family), mean_parameters(t, family) - m)
+        step = np.linalg.solve(_fisher(t, family), _mean_parameters(t, family) - m)
         while not _inside(t - step, family):
             step = step / 2
         t = t - step
         if np.max(np.abs(step)) < 1e-13 * (1 + np.max(np.abs(t))):
             break
+    else:
+        raise ValueError(f"mu = {m}: Newton's method did not converge in 200 steps (mu too close "
+                         f"to the boundary of the mean space of {family!r})")
+    if not np.allclose(_mean_parameters(t, family), m, rtol=1e-8, atol=1e-10):
+        raise ValueError(f"mu = {m}: Newton's method stopped at a point whose mean parameters "
+                         f"differ from mu (mu too close to the boundary of the mean space)")
     return t
 
 
@@ -292,7 +335,7 @@ def _mean_ok(m, family):
         return False
     if family in ("normal", "gamma", "beta") and m.size != 2:
         return False
-    with np.errstate(divide="ignore", invalid="ignore"):
+    with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
         return bool({"bernoulli": lambda: 0 < m[0] < 1,
                      "categorical": lambda: np.all(m > 0) and m.sum() < 1,
                      "poisson": lambda: m[0] > 0,
@@ -335,6 +378,8 @@ def sufficient_statistics(x, family):
              "beta": np.all((x > 0) & (x < 1))}[family]
     if not valid:
         raise ValueError(f"x must hold valid observations of {family!r}")
+    if family == "normal" and np.any(np.abs(x) > 1e150):
+        raise ValueError("x is too large: x² overflows")
     if family == "gamma":
         return np.c_[np.log(x), x]
     if family == "beta":
@@ -471,9 +516,10 @@ def log_marginal_likelihood(family, prior, x):
         return float(p["a"] * np.log(p["b"]) - gammaln(p["a"]) + gammaln(q["a"])
                      - q["a"] * np.log(q["b"]) - np.sum(gammaln(x + 1)))
     if family == "normal-normal":
-        s2 = p["sigma2"]
-        return float(-n / 2 * np.log(2 * np.pi * s2) + 0.5 * np.log(q["v"] / p["v"])
-                     - 0.5 * (np.sum(x**2) / s2 + p["m"] ** 2 / p["v"] - q["m"] ** 2 / q["v"]))
+        # x ~ N(m 1, s2 I + v 11ᵀ); the quadratic form in centred (two-pass) form
+        s2, xbar = p["sigma2"], x.mean()
+        quad = np.sum((x - xbar) ** 2) / s2 + n * (xbar - p["m"]) ** 2 / (s2 + n * p["v"])
+        return float(-n / 2 * np.log(2 * np.pi * s2) + 0.5 * np.log(q["v"] / p["v"]) - 0.5 * quad)
     if family == "normal-gamma":
         return float(gammaln(q["alpha"]) - gammaln(p["alpha"]) + p["alpha"] * np.log(p["beta"])
                      - q["alpha"] * np.log(q["beta"]) + 0.5 * np.log(p["lam"] / q["lam"])
@@ -625,8 +671,10 @@ def linear_gaussian(mu, Lambda_inv, A, b, L_inv):
     A = check.matrix_with_columns(A, mu.size, "A")
     b = check.vector(b, A.shape[0], "b")
     R = check.spd(L_inv, A.shape[0], "L_inv")[0]
-    y_cov = R + A @ P @ A.T
-    cross = P @ A.T
+    with np.errstate(over="ignore", invalid="ignore"):
+        y_cov = R + A @ P @ A.T
+        cross = P @ A.T
+    _finite_result((y_cov, cross), "Lambda_inv and A")
     joint_cov = np.block([[P, cross], [cross.T, y_cov]])
     gain = np.linalg.solve(y_cov, cross.T).T
     post_cov = P - gain @ cross.T

@@ -7,10 +7,12 @@ Conventions. ``X`` is an ``(n, p)`` design matrix whose column of ones, if wante
 included by the caller. A binomial response is the *proportion* of successes ``y_i`` in
 ``[0, 1]`` with the number of trials as the prior weight ``w_i = n_i``, so that
 ``a_i(phi) = phi / w_i`` as in the source notes; binary data have ``w_i = 1``. Families
-(``gaussian()``, ``binomial()``, ``poisson()``, ``gamma()``) and links (``logit()``, ``probit()``,
-``cloglog()``, ``log()``, ``identity()``, ``inverse()``) are named tuples of functions; ``deviance`` is the *unscaled* deviance
+(``gaussian()``, ``binomial()``, ``poisson()``, ``gamma()``) and links (``logit_link()``,
+``probit_link()``, ``cloglog_link()``, ``log_link()``, ``identity_link()``, ``inverse_link()``)
+are named tuples of functions; ``deviance`` is the *unscaled* deviance
 ``D = 2 phi [l_sat - l]`` (statsmodels' ``.deviance``), and ``D / phi`` the scaled one.
 """
+import warnings
 from dataclasses import dataclass
 from typing import Callable, NamedTuple
 
@@ -21,16 +23,23 @@ from mlnotes import _validate as check
 from mlnotes import information, linear
 
 __all__ = [
-    "Link", "logit", "probit", "cloglog", "log", "identity", "inverse",
+    "Link", "logit_link", "probit_link", "cloglog_link", "log_link", "identity_link", "inverse_link",
     "ExpFamily", "gaussian", "binomial", "poisson", "gamma",
     "GLMFit", "glm_irls", "deviance", "pearson_residuals", "deviance_residuals",
-    "wald_ci", "TestResult", "lr_test", "hosmer_lemeshow",
+    "TestResult", "lr_test", "hosmer_lemeshow",
     "LoglinearFit", "loglinear_independence", "SoftmaxFit", "softmax_regression",
     "bspline_basis", "second_derivative_penalty", "PenalisedFit", "penalised_irls",
     "gcv_score",
 ]
 
 _EPS = 1e-12
+
+
+def _warn_unconverged(ok, what, max_iter):
+    """Warn (the result is also marked ``converged=False``) when an iteration hit ``max_iter``."""
+    if not np.all(ok):
+        warnings.warn(f"{what} did not converge in max_iter = {max_iter} iterations; the result is "
+                      "marked converged=False (raise max_iter or tol)", RuntimeWarning, stacklevel=3)
 
 
 # ----------------------------------------------------------------------------- links
@@ -60,7 +69,7 @@ _IDENTITY = Link("identity", lambda mu: 1.0 * mu, lambda eta: 1.0 * eta, np.ones
 _INVERSE = Link("inverse", lambda mu: 1.0 / mu, lambda eta: 1.0 / eta, lambda eta: -1.0 / eta**2)
 
 
-def logit():
+def logit_link():
     """The logit link ``eta = log(mu / (1 - mu))``, canonical for the binomial family.
 
     Returns
@@ -70,7 +79,7 @@ def logit():
     """
     return _LOGIT
 
-def probit():
+def probit_link():
     """The probit link ``eta = Phi⁻¹(mu)``, with ``Phi`` the standard normal cdf.
 
     Returns
@@ -80,7 +89,7 @@ def probit():
     """
     return _PROBIT
 
-def cloglog():
+def cloglog_link():
     """The complementary log-log link ``eta = log(-log(1 - mu))``.
 
     Returns
@@ -90,7 +99,7 @@ def cloglog():
     """
     return _CLOGLOG
 
-def log():
+def log_link():
     """The log link ``eta = log(mu)``, canonical for the Poisson family.
 
     Returns
@@ -100,7 +109,7 @@ def log():
     """
     return _LOG
 
-def identity():
+def identity_link():
     """The identity link ``eta = mu``, canonical for the normal family.
 
     Returns
@@ -110,7 +119,7 @@ def identity():
     """
     return _IDENTITY
 
-def inverse():
+def inverse_link():
     """The reciprocal link ``eta = 1 / mu`` (the gamma family's canonical link up to sign).
 
     Returns
@@ -216,7 +225,7 @@ def gamma():
 # ------------------------------------------------------------------------ validation
 def _family(family, link):
     check.instance_of(family, ExpFamily, "family", "gaussian(), binomial(), poisson() or gamma()")
-    link = family.link if link is None else check.instance_of(link, Link, "link", "logit(), probit(), cloglog(), log(), identity() or inverse()")
+    link = family.link if link is None else check.instance_of(link, Link, "link", "logit_link(), probit_link(), cloglog_link(), log_link(), identity_link() or inverse_link()")
     return family, link
 
 
@@ -253,7 +262,11 @@ def _working(X, Y, w, off, link, family, beta):
 
 
 def _irls(X, Y, w, off, family, link, P, tol, max_iter):
-    """Fisher scoring for all columns of ``Y`` at once; ``P`` is a penalty matrix (or 0)."""
+    """Fisher scoring for all columns of ``Y`` at once; ``P`` is a penalty matrix (or 0).
+
+    Each step is the weighted least-squares problem ``min ||W^½(z - Xβ)||² + βᵀPβ``, solved by
+    a QR factorisation of ``[W^½X; P^½]`` (batched over the columns) rather than by the normal
+    equations ``(XᵀWX + P)β = XᵀWz``, which square the condition number."""
     mu = family.start(Y, w[:, None])
     if family.name == "binomial":
         mu = np.clip(mu, _EPS, 1 - _EPS)
@@ -264,17 +277,50 @@ def _irls(X, Y, w, off, family, link, P, tol, max_iter):
     d = link.mu_eta(eta)
     W = w[:, None] * d**2 / family.variance(mu)
     z = eta - off[:, None] + (Y - mu) / d
+    if np.ndim(P) == 0:
+        P_half = np.zeros((0, X.shape[1]))
+    else:
+        e, V = np.linalg.eigh(P)
+        P_half = np.sqrt(np.clip(e, 0.0, None))[:, None] * V.T  # P = P_halfᵀ P_half
     beta, converged, it = None, False, 0
     for it in range(1, max_iter + 1):
-        A = _gram(X, W) + P                                # XᵀWX (+ penalty), per column
-        new = np.linalg.solve(A, (X.T @ (W * z)).T[..., None])[..., 0]
+        new = _wls(X, W, z, P_half)
         step = np.inf if beta is None else np.max(np.abs(new - beta))
         beta = new
         eta, mu, W, z = _working(X, Y, w, off, link, family, beta)
         if step <= tol * (1.0 + np.max(np.abs(beta))):
             converged = True
             break
-    return beta, eta, mu, _gram(X, W), it, converged
+    return beta, eta, mu, W, it, converged
+
+
+def _weighted_r(X, W, P_half=None):
+    """R factors (R, p, p) of ``[W_r^½ X; P_half]`` for every column ``r`` of ``W`` (n, R),
+    and the Q factors."""
+    A = np.sqrt(W).T[:, :, None] * X[None, :, :]
+    if P_half is not None and P_half.shape[0]:
+        A = np.concatenate([A, np.broadcast_to(P_half, (A.shape[0],) + P_half.shape)], axis=1)
+    Q, R = np.linalg.qr(A)
+    diag = np.abs(np.diagonal(R, axis1=1, axis2=2))
+    if not np.all(diag.min(axis=1) > 1e-13 * diag.max(axis=1)):
+        raise ValueError("y has no finite maximum-likelihood fit: the weighted design became singular "
+                         "as the fitted means went to the boundary of the family (e.g. complete "
+                         "separation of binary data)")
+    return Q, R
+
+
+def _wls(X, W, z, P_half):
+    """``argmin ||W^½(z - Xβ)||² + ||P_half β||²`` for every column, shape (R, p)."""
+    Q, R = _weighted_r(X, W, P_half)
+    rhs = np.sqrt(W).T * z.T                                     # (R, n)
+    qtb = np.einsum("rnp,rn->rp", Q[:, :X.shape[0], :], rhs)
+    return np.linalg.solve(R, qtb[..., None])[..., 0]
+
+
+def _inv_gram(X, W):
+    """``(XᵀW_rX)⁻¹ = R⁻¹R⁻ᵀ`` from the QR factor of ``W_r^½X``, for every column of ``W``."""
+    R_inv = np.linalg.inv(_weighted_r(X, W)[1])
+    return R_inv @ np.swapaxes(R_inv, 1, 2)
 
 
 def _gram(X, W):
@@ -292,8 +338,11 @@ class GLMFit:
     beta : ndarray, shape (p,) (or (p, R) for R responses)
     cov : ndarray, shape (p, p) (or (R, p, p)): ``phi_hat (XᵀWX)⁻¹``.
     deviance, pearson_chi2, phi, llf : float (or (R,))
-        Unscaled deviance ``D``, Pearson ``X²``, dispersion (1 if known, else ``X²/(n - p)``)
-        and the log-likelihood at ``phi``.
+        Unscaled deviance ``D``, Pearson ``X²``, dispersion ``phi`` (1 for the binomial and
+        Poisson families, else ``X²/(n - p)``) and the maximised log-likelihood ``llf``, as
+        statsmodels' ``GLMResults.llf``: evaluated at ``phi``, except for the Gaussian family
+        with the identity link, where ``sigma²`` is profiled out (evaluated at the maximum-
+        likelihood ``D/n``, so that ``-2 llf + 2p`` is the usual AIC of a linear model).
     mu, eta : ndarray, shape (n,) (or (n, R))
     df_resid, n_iter : int
     converged : bool
@@ -317,6 +366,30 @@ class GLMFit:
     def __repr__(self):
         return (f"GLMFit(family={self.family!r}, link={self.link!r}, p={self.beta.shape[0]}, "
                 f"df_resid={self.df_resid}, converged={self.converged})")
+
+    def conf_int(self, alpha=0.05):
+        """Wald intervals ``beta_j ± z_{alpha/2} se(beta_j)``, ``se`` from ``cov``.
+
+        Parameters
+        ----------
+        alpha : float
+            One minus the confidence level, in (0, 1).
+
+        Returns
+        -------
+        ndarray, shape (p, 2)
+            Lower and upper limits (as statsmodels' ``GLMResults.conf_int(alpha)``).
+
+        Raises
+        ------
+        ValueError
+            If the fit is not that of a single response vector or ``alpha`` is not in (0, 1).
+        """
+        if self.beta.ndim != 1:
+            raise ValueError("conf_int needs the fit of a single response vector (beta of shape (p,))")
+        alpha = check.level(alpha)
+        half = stats.norm.isf(alpha / 2) * np.sqrt(np.diag(self.cov))
+        return np.column_stack([self.beta - half, self.beta + half])
 
 
 def _summary(Y, w, family, mu, df_resid, link_name=""):
@@ -360,11 +433,19 @@ def glm_irls(X, y, family, link=None, weights=None, offset=None, tol=1e-10, max_
     -------
     GLMFit
 
+    Warns
+    -----
+    RuntimeWarning
+        If the iteration stops at ``max_iter`` without meeting the stopping rule (the result
+        then has ``converged=False``).
+
     Raises
     ------
     ValueError
         If a shape is wrong, ``X`` is rank-deficient, ``y`` is outside the family's support,
-        a weight is not positive, or ``family``/``link`` is not a family/link of this module.
+        a weight is not positive, ``family``/``link`` is not a family/link of this module, or
+        no finite maximum-likelihood fit exists (``XᵀWX`` becomes singular, e.g. under complete
+        separation).
     """
     X = check.matrix(X)
     n, p = X.shape
@@ -376,9 +457,10 @@ def glm_irls(X, y, family, link=None, weights=None, offset=None, tol=1e-10, max_
     _full_rank(X)
     Y = y.reshape(n, -1)
     with np.errstate(all="ignore"):
-        beta, eta, mu, A, it, ok = _irls(X, Y, w, off, family, link, 0.0, tol, max_iter)
+        beta, eta, mu, W, it, ok = _irls(X, Y, w, off, family, link, 0.0, tol, max_iter)
         dev, x2, phi, llf = _summary(Y, w, family, mu, n - p, link.name)
-    cov = phi[:, None, None] * np.linalg.inv(A)
+        cov = phi[:, None, None] * _inv_gram(X, W)
+    _warn_unconverged(ok, "glm_irls", max_iter)
     one = y.ndim == 1
     pick = (lambda a: a[0]) if one else (lambda a: a)
     return GLMFit(beta[0] if one else beta.T, pick(cov), *(float(v[0]) if one else v
@@ -479,32 +561,6 @@ def _fit(fit, name="fit"):
     if fit.beta.ndim != 1:
         raise ValueError(f"{name} must be the fit of a single response vector")
     return fit
-
-
-def wald_ci(fit, alpha=0.05):
-    """Wald intervals ``beta_j ± z_{alpha/2} se(beta_j)``, ``se`` from ``fit.cov``.
-
-    Parameters
-    ----------
-    fit : GLMFit
-        From :func:`glm_irls` with a single response vector.
-    alpha : float
-        One minus the confidence level, in (0, 1).
-
-    Returns
-    -------
-    ndarray, shape (p, 2)
-        Lower and upper limits.
-
-    Raises
-    ------
-    ValueError
-        If ``fit`` is not a single-response :class:`GLMFit` or ``alpha`` is not in (0, 1).
-    """
-    fit = _fit(fit)
-    alpha = check.level(alpha)
-    half = stats.norm.isf(alpha / 2) * np.sqrt(np.diag(fit.cov))
-    return np.column_stack([fit.beta - half, fit.beta + half])
 
 
 class TestResult(NamedTuple):
@@ -676,11 +732,18 @@ def softmax_regression(X, y, lam=0.0, max_iter=50, tol=1e-10):
     -------
     SoftmaxFit
 
+    Warns
+    -----
+    RuntimeWarning
+        If the iteration stops at ``max_iter`` without meeting the stopping rule (the result
+        then has ``converged=False``).
+
     Raises
     ------
     ValueError
-        If a shape is wrong, a label is negative or a class is missing, or ``lam``,
-        ``max_iter``, ``tol`` are out of range.
+        If a shape is wrong, a label is negative or a class is missing, ``lam``,
+        ``max_iter``, ``tol`` are out of range, or ``lam = 0`` and the classes are separable
+        (no maximiser).
     """
     X = check.matrix(X)
     n, d = X.shape
@@ -704,6 +767,10 @@ def softmax_regression(X, y, lam=0.0, max_iter=50, tol=1e-10):
         C = np.einsum("nk,kl->nkl", P, np.eye(K - 1)) - P[:, :, None] * P[:, None, :]
         H = np.einsum("nkl,ni,nj->kilj", C, X, X).reshape((K - 1) * d, -1)
         W[:-1] += np.linalg.solve(H + lam * np.eye(H.shape[0]), g).reshape(K - 1, d)
+    if lam == 0 and ok and ll > -1e-6:
+        raise ValueError("lam = 0 and X separates the classes of y: the log-likelihood tends to 0 "
+                         "as ||W|| grows, so no maximiser exists (use lam > 0)")
+    _warn_unconverged(ok, "softmax_regression", max_iter)
     return SoftmaxFit(W, float(ll - lam / 2 * np.sum(W**2)), it, ok)
 
 
@@ -851,6 +918,12 @@ def penalised_irls(B, y, family, S, lam, link=None, weights=None, tol=1e-10, max
     -------
     PenalisedFit
 
+    Warns
+    -----
+    RuntimeWarning
+        If the iteration stops at ``max_iter`` without meeting the stopping rule (the result
+        then has ``converged=False``).
+
     Raises
     ------
     ValueError
@@ -860,17 +933,17 @@ def penalised_irls(B, y, family, S, lam, link=None, weights=None, tol=1e-10, max
     n, q = B.shape
     family, link = _family(family, link)
     y = _response(y, n, family)
-    S = check.square(S, "S", symmetric=True)
-    if S.shape != (q, q):
-        raise ValueError(f"S must have shape ({q}, {q}), got {S.shape}")
+    S = check.psd(S, q, "S")
     lam, w = check.nonnegative(lam, "lam"), _weights(weights, n)
     tol, max_iter = check.positive(tol, "tol"), check.count(max_iter, "max_iter")
     if np.linalg.matrix_rank(B.T @ B + lam * S) < q:
         raise ValueError("BᵀB + lam S must be invertible (B of full rank, or lam S filling its null space)")
     Y = y.reshape(n, -1)
     with np.errstate(all="ignore"):
-        beta, eta, mu, A, it, ok = _irls(B, Y, w, np.zeros(n), family, link, lam * S, tol, max_iter)
+        beta, eta, mu, W, it, ok = _irls(B, Y, w, np.zeros(n), family, link, lam * S, tol, max_iter)
+        A = _gram(B, W)
         dev, x2, _, _ = _summary(Y, w, family, mu, 1)
+    _warn_unconverged(ok, "penalised_irls", max_iter)
     inv = np.linalg.inv(A + lam * S)
     edf = np.trace(inv @ A, axis1=1, axis2=2)
     phi = np.ones_like(x2) if family.scale_known else x2 / (n - edf)

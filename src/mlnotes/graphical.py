@@ -84,6 +84,25 @@ def _factor_list(factors, name="factors"):
     return tuple(factors), cards
 
 
+_MAX_TABLE = 2**26          # entries of the largest table built (512 MB of float64)
+
+
+def _table_size(cards, scope, name):
+    """``ValueError`` naming ``name`` if a table over ``scope`` would exceed ``_MAX_TABLE`` entries."""
+    if np.prod([float(cards[v]) for v in scope]) > _MAX_TABLE:
+        raise ValueError(f"{name} would need a table of more than 2**26 entries (over the variables "
+                         f"{tuple(scope)}): the problem is too large for exact inference")
+
+
+def _unit_scaled(factors, name):
+    """The factors divided by their largest entries, and the sum of the logs of those entries,
+    so that products of many factors neither overflow nor underflow."""
+    top = np.array([f.table.max() for f in factors])
+    if np.any(top <= 0):
+        raise ValueError(f"{name} has normaliser Z = 0: factor {int(np.argmin(top))} is zero everywhere")
+    return [Factor(f.vars, f.table / t) for f, t in zip(factors, top)], float(np.log(top).sum())
+
+
 # ------------------------------------------------------------------------ factors
 def _contract(pairs, out):
     """Sum-product of (table, vars) pairs onto the variables ``out`` with ``np.einsum``."""
@@ -103,6 +122,12 @@ class Factor:
         The scope: distinct variable indices, one per axis of ``table``.
     table : array_like
         Non-negative finite values, ``table.ndim == len(vars)``.
+
+    Raises
+    ------
+    ValueError
+        If ``vars`` is not a list of distinct non-negative integers, or ``table`` is not a
+        finite non-negative array with one non-empty axis per variable.
     """
 
     def __init__(self, vars, table):
@@ -131,17 +156,53 @@ class Factor:
         Returns
         -------
         Factor
+
+        Raises
+        ------
+        ValueError
+            If ``other`` is not a Factor, a shared variable has different numbers of values, or
+            the product table would be too large (more than 2**26 entries).
         """
         check.instance_of(other, Factor, "other")
         _factor_list([self, other], "other")
         return product([self, other])
 
     def marginalise(self, vars):
-        """Sum out the variables ``vars`` (see :func:`marginalise`)."""
+        """Sum out the variables ``vars`` (see :func:`marginalise`).
+
+        Parameters
+        ----------
+        vars : sequence of int
+            A subset of the scope.
+
+        Returns
+        -------
+        Factor
+
+        Raises
+        ------
+        ValueError
+            If ``vars`` is not a set of variables of the scope.
+        """
         return marginalise(self, vars)
 
     def reduce(self, evidence):
-        """Condition on observed values ``{variable: value}`` (see :func:`reduce`)."""
+        """Condition on observed values ``{variable: value}`` (see :func:`reduce`).
+
+        Parameters
+        ----------
+        evidence : dict
+            ``{variable: value}``; variables outside the scope are ignored.
+
+        Returns
+        -------
+        Factor
+
+        Raises
+        ------
+        ValueError
+            If ``evidence`` is not a dict of integer variables and values within range.
+        """
         return reduce(self, evidence)
 
 
@@ -156,9 +217,16 @@ def product(factors):
     Returns
     -------
     Factor
+
+    Raises
+    ------
+    ValueError
+        If ``factors`` is not a non-empty list of Factor objects, a shared variable has
+        different numbers of values, or the product table would exceed 2**26 entries.
     """
-    factors, _ = _factor_list(factors, "factors")
+    factors, cards = _factor_list(factors, "factors")
     out = tuple(sorted(set().union(*(f.vars for f in factors))))
+    _table_size(cards, out, "factors")
     return Factor(out, _contract([(f.table, f.vars) for f in factors], out))
 
 
@@ -174,6 +242,11 @@ def marginalise(factor, vars):
     -------
     Factor
         The factor on the remaining variables, in their original order.
+
+    Raises
+    ------
+    ValueError
+        If ``factor`` is not a Factor or ``vars`` is not a set of variables of its scope.
     """
     check.instance_of(factor, Factor, "factor")
     drop = _int_set(vars, "vars")
@@ -196,6 +269,12 @@ def reduce(factor, evidence):
     -------
     Factor
         The factor on the unobserved variables of the scope.
+
+    Raises
+    ------
+    ValueError
+        If ``factor`` is not a Factor, or ``evidence`` is not a dict of integer variables and
+        values within range.
     """
     check.instance_of(factor, Factor, "factor")
     if not isinstance(evidence, dict) or not all(_is_int(v) for v in evidence):
@@ -215,6 +294,12 @@ class FactorGraph:
     factors : list of Factor
         Every variable ``0, ..., n - 1`` must be in the scope of some factor, with the same
         number of values everywhere. The distribution is ``prod_j f_j / Z``.
+
+    Raises
+    ------
+    ValueError
+        If ``factors`` is not a non-empty list of Factor objects, a variable has different
+        numbers of values in two factors, or some variable ``0, ..., n - 1`` is in no scope.
     """
 
     def __init__(self, factors):
@@ -281,18 +366,24 @@ def brute_force_marginals(fg):
     Returns
     -------
     Marginals
+
+    Raises
+    ------
+    ValueError
+        If ``fg`` is not a FactorGraph, its joint table would be too large, or Z = 0.
     """
     check.instance_of(fg, FactorGraph, "fg")
     if np.prod(np.array(fg.cards, dtype=float)) > 2**22:
         raise ValueError("fg is too large for the full joint table (more than 2**22 entries)")
     every = tuple(range(fg.n_vars))
-    joint = _contract([(f.table, f.vars) for f in fg.factors], every)
+    scaled, offset = _unit_scaled(fg.factors, "fg")
+    joint = _contract([(f.table, f.vars) for f in scaled], every)
     Z = joint.sum()
     if not Z > 0:
         raise ValueError("fg has normaliser Z = 0 (no configuration has positive weight)")
     P = joint / Z
     nodes = [_contract([(P, every)], (v,)) for v in every]
-    return Marginals(nodes, [_contract([(P, every)], f.vars) for f in fg.factors], float(np.log(Z)))
+    return Marginals(nodes, [_contract([(P, every)], f.vars) for f in fg.factors], float(np.log(Z) + offset))
 
 
 def _message(fg, a, b, msg):
@@ -324,18 +415,25 @@ def sum_product(fg, root=None):
     BPResult
         Normalised node and factor marginals, log Z and the message schedule. Messages are
         normalised as they are sent; log Z adds up the logs of the upward normalisers.
+
+    Raises
+    ------
+    ValueError
+        If ``fg`` is not a tree FactorGraph, ``root`` is not one of its variables, or Z = 0.
     """
     check.instance_of(fg, FactorGraph, "fg")
     root = 0 if root is None else _index(root, fg.n_vars, "root")
     if not fg.is_tree:
         raise ValueError("fg must be a tree factor graph (connected, no cycles); use a junction tree")
+    scaled, offset = _unit_scaled(fg.factors, "fg")
+    fg = FactorGraph(scaled)                               # tables with largest entry 1
     order, parent = [root], {root: None}
     for a in order:                                        # breadth-first from the root
         for b in _neighbours(fg, a):
             if b not in parent:
                 parent[b] = a
                 order.append(b)
-    msg, log_Z, sched = {}, 0.0, []
+    msg, log_Z, sched = {}, offset, []
     for a in reversed(order[1:]):                          # collect: leaves to root
         m = _message(fg, a, parent[a], msg)
         if not m.sum() > 0:
@@ -376,6 +474,12 @@ def pairwise_marginal(fg, i, j):
     Returns
     -------
     ndarray of shape (K_i, K_j)
+
+    Raises
+    ------
+    ValueError
+        If ``fg`` is not a tree FactorGraph, ``i`` or ``j`` is not one of its variables, they
+        are equal, or Z = 0.
     """
     check.instance_of(fg, FactorGraph, "fg")
     i, j = _index(i, fg.n_vars, "i"), _index(j, fg.n_vars, "j")
@@ -416,6 +520,11 @@ def moralise(parents):
     -------
     ndarray of bool, shape (n, n)
         Symmetric adjacency matrix.
+
+    Raises
+    ------
+    ValueError
+        If ``parents`` does not describe a DAG on ``0, ..., n - 1``.
     """
     pa = _parents(parents)
     return _moral(pa, range(len(pa)))
@@ -436,6 +545,12 @@ def d_separated(parents, X, Y, Z):
     Returns
     -------
     bool
+
+    Raises
+    ------
+    ValueError
+        If ``parents`` is not a DAG, or ``X``, ``Y``, ``Z`` are not disjoint sets of its nodes
+        (``X`` and ``Y`` non-empty).
     """
     pa = _parents(parents)
     n = len(pa)
@@ -470,6 +585,11 @@ def markov_blanket(parents, v):
     Returns
     -------
     tuple of int, sorted
+
+    Raises
+    ------
+    ValueError
+        If ``parents`` is not a DAG or ``v`` is not one of its nodes.
     """
     pa = _parents(parents)
     v = _index(v, len(pa), "v")
@@ -513,6 +633,12 @@ def eliminate(adjacency, order):
     Returns
     -------
     Elimination
+
+    Raises
+    ------
+    ValueError
+        If ``adjacency`` is not a symmetric 0/1 matrix with a zero diagonal, or ``order`` is not a
+        permutation of its nodes.
     """
     A = _adjacency(adjacency).copy()
     n = A.shape[0]
@@ -542,6 +668,11 @@ def min_fill_order(adjacency):
     Returns
     -------
     tuple of int
+
+    Raises
+    ------
+    ValueError
+        If ``adjacency`` is not a symmetric 0/1 matrix with a zero diagonal.
     """
     A = _adjacency(adjacency).copy()
     n = A.shape[0]
@@ -589,6 +720,11 @@ def junction_tree(cliques):
     Returns
     -------
     JunctionTree
+
+    Raises
+    ------
+    ValueError
+        If ``cliques`` is not a non-empty list of non-empty sets of variable indices.
     """
     C = _cliques(cliques)
     m = len(C)
@@ -602,6 +738,35 @@ def junction_tree(cliques):
             edges.append((a, b))
     seps = tuple(tuple(sorted(set(C[a]) & set(C[b]))) for a, b in edges)
     return JunctionTree(C, tuple(edges), seps)
+
+
+def _spanning_tree(tree, C, name):
+    """``tree`` as a tuple of edges ``(a, b)``, checked to be a spanning tree on the cliques ``C``."""
+    if not isinstance(tree, (list, tuple)) or not all(
+            isinstance(e, (list, tuple)) and len(e) == 2 and all(_is_int(a) for a in e) for e in tree):
+        raise ValueError(f"{name} must be a list of edges (a, b) between clique indices")
+    absent = [a for e in tree for a in e if not 0 <= a < len(C)]
+    if absent:
+        raise ValueError(f"{name} names clique {absent[0]}, which does not exist (the cliques are "
+                         f"0, ..., {len(C) - 1})")
+    root = list(range(len(C)))
+    find = lambda a: a if root[a] == a else find(root[a])  # noqa: E731
+    for a, b in tree:
+        root[find(a)] = find(b)
+    if len(tree) != len(C) - 1 or len({find(a) for a in range(len(C))}) != 1:
+        raise ValueError(f"{name} must be a spanning tree on the {len(C)} cliques ({len(C) - 1} edges "
+                         f"joining them all, no cycle or self-loop); got {len(tree)} edges that do not")
+    return tuple((int(a), int(b)) for a, b in tree)
+
+
+def _rip_violations(tree, C):
+    """The variables whose cliques are not connected in the tree (empty: running intersection)."""
+    out = []
+    for v in sorted(set().union(*map(set, C))):
+        holds = {k for k, c in enumerate(C) if v in c}
+        if sum(1 for a, b in tree if a in holds and b in holds) != len(holds) - 1:
+            out.append(v)
+    return out
 
 
 def running_intersection(tree, cliques):
@@ -619,24 +784,37 @@ def running_intersection(tree, cliques):
     Returns
     -------
     bool
+
+    Raises
+    ------
+    ValueError
+        If ``cliques`` is not a non-empty list of non-empty index sets, or ``tree`` is not a
+        spanning tree on them (an edge naming a clique that does not exist included).
     """
     C = _cliques(cliques)
-    if not isinstance(tree, (list, tuple)) or not all(
-            isinstance(e, (list, tuple)) and len(e) == 2 and all(_is_int(a) and 0 <= a < len(C) for a in e)
-            for e in tree):
-        raise ValueError("tree must be a list of edges (a, b) between clique indices")
-    root = list(range(len(C)))
-    find = lambda a: a if root[a] == a else find(root[a])  # noqa: E731
-    for a, b in tree:
-        root[find(a)] = find(b)
-    if len(tree) != len(C) - 1 or len({find(a) for a in range(len(C))}) != 1:
-        raise ValueError(f"tree must have {len(C) - 1} edges joining all cliques (a spanning tree)")
-    for v in set().union(*map(set, C)):
-        holds = {k for k, c in enumerate(C) if v in c}
-        inside = sum(1 for a, b in tree if a in holds and b in holds)
-        if inside != len(holds) - 1:
-            return False
-    return True
+    return not _rip_violations(_spanning_tree(tree, C, "tree"), C)
+
+
+def _junction(jt):
+    """``jt`` checked to be a junction tree: cliques, a spanning tree on them, the separators
+    of its edges, and the running-intersection property."""
+    check.instance_of(jt, JunctionTree, "jt", made_by="junction_tree")
+    C = _cliques(jt.cliques, "jt.cliques")
+    edges = _spanning_tree(jt.edges, C, "jt.edges")
+    seps = tuple(tuple(sorted(set(C[a]) & set(C[b]))) for a, b in edges)
+    try:
+        given = tuple(tuple(sorted(s)) for s in jt.separators)
+    except TypeError:
+        given = None
+    if given != seps:
+        raise ValueError("jt.separators must list, for each edge (a, b), the variables shared by "
+                         "cliques a and b")
+    bad = _rip_violations(edges, C)
+    if bad:
+        raise ValueError(f"jt lacks the running-intersection property: the cliques that hold variable "
+                         f"{bad[0]} are not connected in the tree (build jt with junction_tree from the "
+                         f"cliques of a triangulated graph)")
+    return JunctionTree(C, edges, seps)
 
 
 class JTResult(NamedTuple):
@@ -648,11 +826,14 @@ class JTResult(NamedTuple):
 
 def _potentials(jt, factors):
     """Check the inputs and multiply each factor into the first clique that holds its scope."""
-    check.instance_of(jt, JunctionTree, "jt", made_by="junction_tree")
+    jt = _junction(jt)
     factors, cards = _factor_list(factors, "factors")
     missing = set().union(*map(set, jt.cliques)) - set(cards)
     if missing:
         raise ValueError(f"factors must give the number of values of every variable; missing {sorted(missing)}")
+    for c in jt.cliques:
+        _table_size(cards, c, "jt")
+    factors, offset = _unit_scaled(factors, "factors")
     pairs = [[(np.ones(cards[v]), (v,)) for v in c] for c in jt.cliques]
     for k, f in enumerate(factors):
         home = [i for i, c in enumerate(jt.cliques) if set(f.vars) <= set(c)]
@@ -670,7 +851,7 @@ def _potentials(jt, factors):
                 parent[b] = (a, e)
                 order.append(b)
     psi = [_contract(p, c) for p, c in zip(pairs, jt.cliques)]
-    return psi, nbrs, order, parent
+    return jt, psi, nbrs, order, parent, offset
 
 
 def _jt_result(jt, q, seps, log_Z):
@@ -693,9 +874,17 @@ def shafer_shenoy(jt, factors):
     Returns
     -------
     JTResult
+
+    Raises
+    ------
+    ValueError
+        If ``jt`` is not a junction tree (a JunctionTree whose edges form a spanning tree on
+        existing cliques, with the right separators and the running-intersection property),
+        if a factor's scope fits in no clique, a clique table would exceed 2**26 entries,
+        or Z = 0.
     """
-    psi, nbrs, order, parent = _potentials(jt, factors)
-    C, S, msg, log_Z = jt.cliques, jt.separators, {}, 0.0
+    jt, psi, nbrs, order, parent, log_Z = _potentials(jt, factors)
+    C, S, msg = jt.cliques, jt.separators, {}
 
     def send(a, b, e):
         pairs = [(psi[a], C[a])] + [(msg[(k, a)], S[f]) for k, f in nbrs[a] if k != b]
@@ -734,8 +923,13 @@ def hugin(jt, factors):
     Returns
     -------
     JTResult
+
+    Raises
+    ------
+    ValueError
+        As :func:`shafer_shenoy`.
     """
-    q, nbrs, order, parent = _potentials(jt, factors)
+    jt, q, nbrs, order, parent, offset = _potentials(jt, factors)
     C, S = jt.cliques, jt.separators
     r = [np.ones([q[a].shape[C[a].index(v)] for v in s]) for (a, _), s in zip(jt.edges, S)]
 
@@ -750,7 +944,7 @@ def hugin(jt, factors):
         q[b] /= c                       # P = (prod of all c) prod q / prod r stays true
         return np.log(c)
 
-    log_Z = 0.0
+    log_Z = offset
     for a in reversed(order[1:]):
         log_Z += update(a, *parent[a])
     log_Z += np.log(q[0].sum())                            # the root: q_0 = p(x_C0) / prod c

@@ -246,7 +246,7 @@ def np_test_normal_mean(x, mu0, mu1, sigma, alpha):
     sigma, alpha = check.positive(sigma, "sigma"), check.level(alpha)
     n = x.shape[-1]
     sign = 1.0 if mu1 > mu0 else -1.0
-    z = np.sqrt(n) * (x.mean(axis=-1) - mu0) / sigma
+    z = check.finite_result(np.sqrt(n) * (x.mean(axis=-1) - mu0) / sigma, "x, mu0 and sigma")
     crit = mu0 + sign * ndtri(1 - alpha) * sigma / np.sqrt(n)
     pvalue = ndtr(-sign * z)
     reject = pvalue <= alpha
@@ -289,7 +289,7 @@ def power_normal_mean(mu, mu0, sigma, n, alpha, two_sided=False):
     """
     mu = check.finite(mu, "mu")
     mu0, sigma = check.number(mu0, "mu0"), check.positive(sigma, "sigma")
-    n, alpha = check.count(n, "n"), check.level(alpha)
+    n, alpha = float(check.count(n, "n")), check.level(alpha)   # float: a huge int has no sqrt
     delta = np.sqrt(n) * (mu - mu0) / sigma
     if check.flag(two_sided, "two_sided"):
         z = ndtri(1 - alpha / 2)
@@ -328,7 +328,7 @@ def glrt_normal_mean(x, mu0, sigma):
     mu0, sigma = check.number(mu0, "mu0"), check.positive(sigma, "sigma")
     xbar = x.mean(axis=-1, keepdims=True)
     stat = (np.sum((x - mu0) ** 2, axis=-1) - np.sum((x - xbar) ** 2, axis=-1)) / sigma**2
-    stat = np.maximum(stat, 0.0)          # rounding can make it -1e-16
+    stat = np.maximum(check.finite_result(stat, "x, mu0 and sigma"), 0.0)   # rounding can give -1e-16
     return SampleTestResult(_scalar(stat), _scalar(_chi2_sf(stat, 1)),
                                 "GLRT of a normal mean (known sigma)", 1)
 
@@ -357,7 +357,7 @@ def g_statistic(observed, expected):
     O, E = _counts(observed, expected)
     with np.errstate(divide="ignore", invalid="ignore"):
         terms = np.where(O > 0, O * np.log(np.where(O > 0, O, 1.0) / E), 0.0)
-    return _scalar(2.0 * terms.sum(axis=-1))
+    return _scalar(check.finite_result(2.0 * terms.sum(axis=-1), "observed and expected"))
 
 
 def pearson_chi2(observed, expected):
@@ -380,7 +380,7 @@ def pearson_chi2(observed, expected):
         As :func:`g_statistic`.
     """
     O, E = _counts(observed, expected)
-    return _scalar(np.sum((O - E) ** 2 / E, axis=-1))
+    return _scalar(check.finite_result(np.sum((O - E) ** 2 / E, axis=-1), "observed and expected"))
 
 
 def gof_test(observed, expected, n_estimated=0, statistic="pearson"):
@@ -451,6 +451,7 @@ def poisson_dispersion_test(x, statistic="lr"):
     xbar = x.mean(axis=-1, keepdims=True)
     if np.any(xbar == 0):
         raise ValueError("x must not be all zero: the fitted rate would be 0")
+    check.finite_result(np.sum((x - xbar) ** 2, axis=-1), "x")
     E = np.broadcast_to(xbar, x.shape)
     stat = g_statistic(x, E) if kind == "lr" else pearson_chi2(x, E)
     dof = x.shape[-1] - 1
@@ -521,6 +522,7 @@ def _central_moments(x):
     x = check.sample(x, min_size=2, batch=True)
     d = x - x.mean(axis=-1, keepdims=True)
     m2 = np.mean(d**2, axis=-1)
+    check.finite_result(np.mean(d**4, axis=-1), "x")     # the fourth moment overflows first
     if np.any(m2 == 0):
         raise ValueError("x must not be constant: its standard deviation is 0")
     return d, m2

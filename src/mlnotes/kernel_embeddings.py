@@ -1,5 +1,5 @@
-"""Kernel embeddings (chapter 10): centring, kernel PCA, maximum mean discrepancy, HSIC
-and permutation tests.
+"""Kernel embeddings (chapter 10): centring, kernel PCA, maximum mean discrepancy, HSIC,
+Hilbert-Schmidt norms, permutation tests and the asymptotic (spectral and gamma) null laws.
 
 Conventions. Data points are the rows of ``X``. Every function takes precomputed Gram
 matrices, ``K[i, j] = k(x_i, x_j)``, so any positive semi-definite kernel can be used.
@@ -12,6 +12,7 @@ batch of permutations in one call.
 from dataclasses import dataclass
 
 import numpy as np
+from scipy.special import gammaincc
 
 from mlnotes import _validate as check
 
@@ -20,20 +21,28 @@ __all__ = [
     "KernelPCAResult", "kernel_pca",
     "mmd2_biased", "mmd2_unbiased", "hsic_biased",
     "PermutationTestResult", "permutation_test",
+    "mmd2_variance_h1", "mmd2_null_spectral",
+    "hs_norm2", "hsic_unbiased", "HSICGammaResult", "hsic_gamma_test",
 ]
 
 # permutation_test evaluates the statistic on batches of at most this many matrix entries
 _BATCH_ENTRIES = 2**21
+# centering_matrix refuses to allocate more entries than this (2 GiB of float64)
+_MAX_CENTRING_ENTRIES = 2**28
+# permutation_test and mmd2_null_spectral refuse work beyond this many matrix entries
+_MAX_ENTRIES = 2**40
 # null values within this relative distance of the observed statistic count as ties (>=)
 TIE_RELATIVE_TOLERANCE = 1e-10
 
 
 # ------------------------------------------------------------------------ validation
 def _gram(K, name):
-    """A finite symmetric Gram matrix, or a stack of them of shape (..., N, N)."""
+    """A finite symmetric Gram matrix, or a stack of them of shape (..., N, N). A single
+    matrix is also checked to be positive semi-definite; a stack is not (for speed: the
+    stacks of :func:`permutation_test` are permutations of one checked matrix)."""
     K = check.as_float(K, name)
     if K.ndim == 2:
-        return check.square(K, name, symmetric=True)
+        return _no_negative_eigenvalue(check.square(K, name, symmetric=True), name)
     if K.ndim < 2 or K.shape[-1] != K.shape[-2] or K.size == 0:
         raise ValueError(f"{name} must be a non-empty square matrix or a stack of them, "
                          f"shape (..., N, N); got shape {K.shape}")
@@ -44,6 +53,50 @@ def _gram(K, name):
         if np.abs(K - Kt).max() > 1e-10 * scale:
             raise ValueError(f"{name} must be symmetric")
     return K
+
+
+def _no_negative_eigenvalue(K, name):
+    """``K`` (symmetric, or a stack) if no eigenvalue is below ``-1e-10`` times its largest
+    entry; the eigenvalues are computed for ``K`` divided by that entry, so that entries near
+    the float limit do not make LAPACK fail."""
+    scale = np.abs(K).max(axis=(-2, -1), keepdims=True)
+    scaled = K / np.where(scale > 0, scale, 1.0)
+    if np.linalg.eigvalsh(0.5 * (scaled + np.swapaxes(scaled, -1, -2))).min() < -1e-10:
+        raise ValueError(f"{name} must be positive semi-definite (no negative eigenvalue)")
+    return K
+
+
+def _psd_gram(K, name):
+    """A finite symmetric positive semi-definite Gram matrix, or a stack of them (each checked)."""
+    K = _gram(K, name)
+    return K if K.ndim == 2 else _no_negative_eigenvalue(K, name)
+
+
+def _pair(K, L, min_size):
+    """Two Gram matrices (or broadcastable stacks) of the same size n >= ``min_size``."""
+    n = K.shape[-1]
+    if L.shape[-1] != n:
+        raise ValueError(f"L must have the size of K ({n} x {n}), got shape {L.shape}")
+    try:
+        np.broadcast_shapes(K.shape, L.shape)
+    except ValueError:
+        raise ValueError(f"L has stack shape {L.shape[:-2]}, which does not broadcast "
+                         f"against K's {K.shape[:-2]}") from None
+    if n < min_size:
+        raise ValueError(f"K must have at least {min_size} rows (sample points), got {n}")
+    return n
+
+
+def _finite(value, names):
+    """``value`` if it is finite; otherwise the computation overflowed: ``ValueError``."""
+    if not np.all(np.isfinite(value)):
+        raise ValueError(f"the result is not finite because the computation overflowed: rescale {names}")
+    return value
+
+
+def _offdiag(K):
+    """``K`` with its diagonal set to zero (a copy)."""
+    return K * (1.0 - np.eye(K.shape[-1]))
 
 
 def _split(m, N, minimum):
@@ -79,9 +132,12 @@ def centering_matrix(n):
     Raises
     ------
     ValueError
-        If ``n`` is not an integer >= 1.
+        If ``n`` is not an integer >= 1, or ``n²`` exceeds 2**28 entries (2 GiB).
     """
     n = check.count(n, "n")
+    if n * n > _MAX_CENTRING_ENTRIES:
+        raise ValueError(f"n is too large: H would have n² = {n * n} entries (at most "
+                         f"{_MAX_CENTRING_ENTRIES}); center_kernel centres without forming H")
     return np.eye(n) - np.full((n, n), 1.0 / n)
 
 
@@ -103,9 +159,10 @@ def center_kernel(K):
     Raises
     ------
     ValueError
-        If ``K`` is not a finite, symmetric, square matrix (or stack of them).
+        If ``K`` is not a finite, symmetric, square matrix (or stack of them), a single
+        ``K`` is not positive semi-definite, or the result overflows.
     """
-    return _center(_gram(K, "K"))
+    return _finite(_center(_gram(K, "K")), "K")
 
 
 # ------------------------------------------------------------------------ kernel PCA
@@ -201,14 +258,17 @@ def mmd2_biased(K, m):
     Raises
     ------
     ValueError
-        If ``K`` is not a finite symmetric square matrix (or stack), or ``m`` does not
-        leave at least one point in each sample.
+        If ``K`` is not a finite symmetric square matrix (or stack), a single ``K`` is not
+        positive semi-definite, ``m`` does not leave at least one point in each sample, or
+        the result overflows.
     """
     K = _gram(K, "K")
     m = _split(m, K.shape[-1], 1)
     axes = (-2, -1)
-    return (K[..., :m, :m].mean(axis=axes) + K[..., m:, m:].mean(axis=axes)
-            - 2 * K[..., :m, m:].mean(axis=axes))
+    with np.errstate(over="ignore", invalid="ignore"):        # overflow is reported below
+        value = (K[..., :m, :m].mean(axis=axes) + K[..., m:, m:].mean(axis=axes)
+                 - 2 * K[..., :m, m:].mean(axis=axes))
+    return _finite(value, "K")
 
 
 def mmd2_unbiased(K, m):
@@ -232,17 +292,20 @@ def mmd2_unbiased(K, m):
     Raises
     ------
     ValueError
-        If ``K`` is not a finite symmetric square matrix (or stack), or either sample has
-        fewer than 2 points.
+        If ``K`` is not a finite symmetric square matrix (or stack), a single ``K`` is not
+        positive semi-definite, either sample has fewer than 2 points, or the result
+        overflows.
     """
     K = _gram(K, "K")
     m = _split(m, K.shape[-1], 2)
     n = K.shape[-1] - m
     Kxx, Kyy = K[..., :m, :m], K[..., m:, m:]
-    off_xx = Kxx.sum(axis=(-2, -1)) - np.trace(Kxx, axis1=-2, axis2=-1)
-    off_yy = Kyy.sum(axis=(-2, -1)) - np.trace(Kyy, axis1=-2, axis2=-1)
-    return (off_xx / (m * (m - 1)) + off_yy / (n * (n - 1))
-            - 2 * K[..., :m, m:].mean(axis=(-2, -1)))
+    with np.errstate(over="ignore", invalid="ignore"):        # overflow is reported below
+        off_xx = Kxx.sum(axis=(-2, -1)) - np.trace(Kxx, axis1=-2, axis2=-1)
+        off_yy = Kyy.sum(axis=(-2, -1)) - np.trace(Kyy, axis1=-2, axis2=-1)
+        value = (off_xx / (m * (m - 1)) + off_yy / (n * (n - 1))
+                 - 2 * K[..., :m, m:].mean(axis=(-2, -1)))
+    return _finite(value, "K")
 
 
 # ---------------------------------------------------------------------------- HSIC
@@ -269,19 +332,15 @@ def hsic_biased(K, L):
     Raises
     ------
     ValueError
-        If ``K`` or ``L`` is not a finite symmetric square matrix (or stack), or their
-        sizes or stack shapes do not match.
+        If ``K`` or ``L`` is not a finite symmetric square matrix (or stack), a single
+        matrix is not positive semi-definite, their sizes or stack shapes do not match, or
+        the result overflows.
     """
     K, L = _gram(K, "K"), _gram(L, "L")
-    n = K.shape[-1]
-    if L.shape[-1] != n:
-        raise ValueError(f"L must have the size of K ({n} x {n}), got shape {L.shape}")
-    try:
-        np.broadcast_shapes(K.shape, L.shape)
-    except ValueError:
-        raise ValueError(f"L has stack shape {L.shape[:-2]}, which does not broadcast "
-                         f"against K's {K.shape[:-2]}") from None
-    return (_center(K) * L).sum(axis=(-2, -1)) / n**2
+    n = _pair(K, L, 1)
+    with np.errstate(over="ignore", invalid="ignore"):        # overflow is reported below
+        value = (_center(K) * L).sum(axis=(-2, -1)) / n**2
+    return _finite(value, "K and L")
 
 
 # ---------------------------------------------------------------- permutation test
@@ -341,15 +400,16 @@ def permutation_test(statistic, K, L=None, *, n_permutations=199, rng):
     Raises
     ------
     ValueError
-        If ``statistic`` is not callable, ``K`` or ``L`` is not a finite symmetric square
-        matrix, their sizes differ, ``n_permutations`` is not a positive integer, ``rng``
-        is not a Generator, or ``statistic`` returns the wrong number of values or a
-        value that is not finite.
+        If ``statistic`` is not callable, ``K`` or ``L`` is not a finite symmetric positive
+        semi-definite matrix, their sizes differ, ``n_permutations`` is not a positive
+        integer or asks for more than 2**40 matrix entries, ``rng`` is not a Generator, or
+        ``statistic`` returns the wrong number of values or a value that is not finite.
     """
     statistic = check.function(statistic, "statistic")
     K = check.square(K, "K", symmetric=True)
+    K = _no_negative_eigenvalue(K, "K")
     if L is not None:
-        L = check.square(L, "L", symmetric=True)
+        L = _no_negative_eigenvalue(check.square(L, "L", symmetric=True), "L")
         if L.shape != K.shape:
             raise ValueError(f"L must have the shape of K {K.shape}, got {L.shape}")
     B = check.count(n_permutations, "n_permutations")
@@ -360,10 +420,13 @@ def permutation_test(statistic, K, L=None, *, n_permutations=199, rng):
     if observed.size != 1:
         raise ValueError(f"statistic must return one value for one matrix, got shape {observed.shape}")
     observed = float(observed.reshape(()))
-    perms = rng.permuted(np.tile(np.arange(N), (B, 1)), axis=1)
+    if B * N * N > _MAX_ENTRIES:
+        raise ValueError(f"n_permutations is too large: {B} permuted {N} x {N} matrices exceed "
+                         f"{_MAX_ENTRIES} entries")
     batch = max(1, _BATCH_ENTRIES // (N * N))
     null = []
-    for p in (perms[s:s + batch] for s in range(0, B, batch)):
+    for s in range(0, B, batch):          # the permutations too are drawn batch by batch
+        p = rng.permuted(np.tile(np.arange(N), (min(batch, B - s), 1)), axis=1)
         values = check.returned(stat(A[p[:, :, None], p[:, None, :]]), "statistic")
         if values.shape != (len(p),):
             raise ValueError(f"statistic must return one value per matrix of a stack; for "
@@ -373,3 +436,256 @@ def permutation_test(statistic, K, L=None, *, n_permutations=199, rng):
     tol = TIE_RELATIVE_TOLERANCE * max(abs(observed), float(np.abs(null).max()))
     pvalue = (1 + int(np.sum(null >= observed - tol))) / (1 + B)
     return PermutationTestResult(statistic=observed, pvalue=pvalue, null_distribution=null)
+
+
+# ------------------------------------------------------- asymptotics of the MMD test
+def mmd2_variance_h1(K, m):
+    """Estimate of the variance of ``MMD²_u`` under the alternative, ``4 var_P(g)/m + 4 var_Q(g)/n``.
+
+    ``g = μ_P - μ_Q`` is the unnormalised witness; the two terms are the variance of the
+    linear part of the U-statistic, which dominates when ``P ≠ Q``. ``g`` is estimated at
+    each point with that point left out of its own sample's mean, and the variances with
+    ``ddof=1``. The ratio ``MMD²_u / sqrt(variance)`` is the criterion for choosing a kernel.
+
+    Parameters
+    ----------
+    K : array_like, shape (N, N) or (..., N, N)
+        Gram matrix of the pooled sample, first ``m`` rows from ``P`` (see
+        :func:`mmd2_biased`); a stack gives one estimate per matrix.
+    m : int
+        Size of the first sample; both ``m`` and ``n = N - m`` must be at least 3.
+
+    Returns
+    -------
+    float or ndarray of shape ``K.shape[:-2]``
+
+    Raises
+    ------
+    ValueError
+        If ``K`` is not a finite symmetric square matrix (or stack), a single ``K`` is not
+        positive semi-definite, either sample has fewer than 3 points, or the result
+        overflows.
+    """
+    K = _gram(K, "K")
+    m = _split(m, K.shape[-1], 3)
+    n = K.shape[-1] - m
+    Kxx, Kyy, Kxy = K[..., :m, :m], K[..., m:, m:], K[..., :m, m:]
+    with np.errstate(over="ignore", invalid="ignore"):        # overflow is reported below
+        g_x = _offdiag(Kxx).sum(axis=-1) / (m - 1) - Kxy.mean(axis=-1)     # g(x_i)
+        g_y = Kxy.mean(axis=-2) - _offdiag(Kyy).sum(axis=-1) / (n - 1)     # g(y_j)
+        value = 4 * g_x.var(axis=-1, ddof=1) / m + 4 * g_y.var(axis=-1, ddof=1) / n
+    return _finite(value, "K")
+
+
+def mmd2_null_spectral(K, m, n_samples=1000, *, rng):
+    """Draws from the asymptotic null law of ``MMD²_u``: ``(1/m + 1/n) Σ_l λ_l (u_l² - 1)``.
+
+    The ``λ_l`` are the eigenvalues of the centred kernel's integral operator, estimated by
+    those of ``HKH / N`` for the pooled sample (size ``N = m + n``); the ``u_l`` are
+    independent standard normals. For ``m = n`` this is ``(1/m) Σ λ_l (z_l² - 2)`` with
+    ``z_l ~ N(0, 2)``.
+
+    Parameters
+    ----------
+    K : array_like, shape (N, N)
+        Positive semi-definite Gram matrix of the pooled sample, first ``m`` rows from ``P``.
+    m : int
+        Size of the first sample, ``1 <= m <= N - 1``.
+    n_samples : int
+        Number of draws.
+    rng : numpy.random.Generator
+        Source of the normal variables.
+
+    Returns
+    -------
+    ndarray, shape (n_samples,)
+        Draws of ``MMD²_u`` under ``H₀``.
+
+    Raises
+    ------
+    ValueError
+        If ``K`` is not a finite symmetric positive semi-definite matrix or is constant
+        after centring, ``m`` leaves an empty sample, ``n_samples`` is not a positive
+        integer (or asks for more than 2**40 normal draws), or ``rng`` is not a Generator.
+    """
+    K = _no_negative_eigenvalue(check.square(K, "K", symmetric=True), "K")
+    N = K.shape[0]
+    m = _split(m, N, 1)
+    n_samples = check.count(n_samples, "n_samples")
+    rng = check.generator(rng)
+    lam = np.linalg.eigvalsh(_center(K)) / N
+    lam = lam[lam > 1e-12 * max(lam.max(), np.finfo(float).tiny)]
+    if lam.size == 0:
+        raise ValueError("K is constant after centring (the kernel does not separate the "
+                         "points): the null law is degenerate")
+    if n_samples * lam.size > _MAX_ENTRIES:
+        raise ValueError(f"n_samples is too large: {n_samples} draws of {lam.size} normals each "
+                         f"exceed {_MAX_ENTRIES} numbers")
+    out = np.empty(n_samples)
+    step = max(1, _BATCH_ENTRIES // lam.size)
+    for s in range(0, n_samples, step):                  # in batches, to bound the memory
+        u2 = rng.standard_normal((min(step, n_samples - s), lam.size)) ** 2
+        out[s:s + len(u2)] = (u2 - 1) @ lam
+    return _finite((1 / m + 1 / (N - m)) * out, "K")
+
+
+# --------------------------------------------------- Hilbert-Schmidt norms and HSIC
+def hs_norm2(Ka, Kb, weights=None):
+    """Squared Hilbert-Schmidt norm of a finite-rank operator ``A = Σ_i w_i a_i ⊗ b_i``: ``wᵀ(Ka ∘ Kb)w``.
+
+    Only inner products are needed: ``‖A‖²_HS = Σ_ij w_i w_j ⟨a_i, a_j⟩⟨b_i, b_j⟩``, with
+    ``Ka[i, j] = ⟨a_i, a_j⟩`` and ``Kb[i, j] = ⟨b_i, b_j⟩``. With ``a_i = φ(x_i)``,
+    ``b_i = ψ(y_i)`` and the default weights ``1/n`` it is ``‖Ĉ_xy‖²_HS = tr(KL)/n²``, the
+    squared norm of the (uncentred) empirical cross-covariance operator.
+
+    Parameters
+    ----------
+    Ka : array_like, shape (n, n)
+        Gram matrix of ``a_1..a_n`` (symmetric positive semi-definite).
+    Kb : array_like, shape (n, n)
+        Gram matrix of ``b_1..b_n``, paired with ``a_1..a_n``.
+    weights : array_like, shape (n,), optional
+        The weights ``w_i``; default ``1/n`` each.
+
+    Returns
+    -------
+    float
+
+    Raises
+    ------
+    ValueError
+        If ``Ka`` or ``Kb`` is not a finite symmetric positive semi-definite matrix, their
+        sizes differ, ``weights`` is not a finite vector of length ``n``, or the result
+        overflows.
+    """
+    Ka = _no_negative_eigenvalue(check.square(Ka, "Ka", symmetric=True), "Ka")
+    n = Ka.shape[0]
+    Kb = _no_negative_eigenvalue(check.square(Kb, "Kb", symmetric=True), "Kb")
+    if Kb.shape != Ka.shape:
+        raise ValueError(f"Kb must have the shape of Ka {Ka.shape}, got {Kb.shape}")
+    w = np.full(n, 1.0 / n) if weights is None else check.vector(weights, n, "weights")
+    return float(_finite(w @ (Ka * Kb) @ w, "Ka, Kb and weights"))
+
+
+def hsic_unbiased(K, L):
+    """Unbiased estimate of HSIC (Song et al., 2012), from the Gram matrices with zeroed diagonals.
+
+    With ``K'``, ``L'`` the Gram matrices whose diagonals are set to zero,
+    ``[tr(K'L') + (1ᵀK'1)(1ᵀL'1)/((n-1)(n-2)) - 2/(n-2) 1ᵀK'L'1] / (n(n-3))``; it is the
+    U-statistic of the population form of HSIC, so its expectation is exactly HSIC, and it
+    can be negative.
+
+    Parameters
+    ----------
+    K : array_like, shape (n, n) or (..., n, n)
+        Gram matrix of ``x_1..x_n``; ``n >= 4``.
+    L : array_like, shape (n, n) or (..., n, n)
+        Gram matrix of the paired ``y_1..y_n``. Stacks of ``K`` and ``L`` are broadcast.
+
+    Returns
+    -------
+    float or ndarray
+        One value per pair of matrices.
+
+    Raises
+    ------
+    ValueError
+        If ``K`` or ``L`` is not a finite symmetric square matrix (or stack), a single
+        matrix is not positive semi-definite, their sizes or stack shapes do not match,
+        ``n < 4``, or the result overflows.
+    """
+    K, L = _gram(K, "K"), _gram(L, "L")
+    n = _pair(K, L, 4)
+    K0, L0 = _offdiag(K), _offdiag(L)
+    with np.errstate(over="ignore", invalid="ignore"):        # overflow is reported below
+        k1, l1 = K0.sum(axis=-1), L0.sum(axis=-1)             # K'1 and L'1
+        tr = (K0 * L0).sum(axis=(-2, -1))
+        both = k1.sum(axis=-1) * l1.sum(axis=-1) / ((n - 1) * (n - 2))
+        mixed = 2 * (k1 * l1).sum(axis=-1) / (n - 2)
+        value = (tr + both - mixed) / (n * (n - 3))
+    return _finite(value, "K and L")
+
+
+@dataclass(frozen=True, repr=False)
+class HSICGammaResult:
+    """Outcome of the gamma-approximation HSIC test (arrays for a stack of data sets).
+
+    Attributes
+    ----------
+    statistic : float or ndarray
+        ``n·HSIC_b``.
+    pvalue : float or ndarray
+        Upper tail of the fitted gamma law at ``statistic``.
+    shape, scale : float or ndarray
+        ``α = E²/V`` and ``β = nV/E`` from the estimated null mean ``E`` and variance ``V``
+        of ``HSIC_b``.
+    null_mean, null_var : float or ndarray
+        The estimates ``E`` and ``V``.
+    """
+
+    statistic: object
+    pvalue: object
+    shape: object
+    scale: object
+    null_mean: object
+    null_var: object
+
+    def __repr__(self):
+        size = np.size(self.statistic)
+        if size == 1:
+            return (f"HSICGammaResult(statistic={float(self.statistic):.4g}, "
+                    f"pvalue={float(self.pvalue):.4g})")
+        return f"HSICGammaResult(n_tests={size})"
+
+
+def hsic_gamma_test(K, L):
+    """HSIC independence test with the gamma approximation of Gretton et al. (2008).
+
+    Under independence ``n·HSIC_b`` is approximated by a gamma law with the null mean ``nE``
+    and variance ``n²V`` of ``n·HSIC_b``: shape ``E²/V`` and scale ``nV/E``. The null mean
+    ``E = (n-1)/n² · (k̄_d - k̄_o)(l̄_d - l̄_o)`` (``k̄_d``, ``k̄_o``: means of the diagonal and
+    off-diagonal entries of ``K``) is unbiased under independence; the variance is
+    ``V = 2(n-4)(n-5)/(n(n-1)(n-2)(n-3))`` times the mean over ``i ≠ j`` of
+    ``((HKH)_ij (HLH)_ij)²``.
+
+    Parameters
+    ----------
+    K : array_like, shape (n, n) or (..., n, n)
+        Positive semi-definite Gram matrix of ``x_1..x_n``; ``n >= 6``.
+    L : array_like, shape (n, n) or (..., n, n)
+        Positive semi-definite Gram matrix of the paired ``y_1..y_n``; stacks are broadcast.
+
+    Returns
+    -------
+    HSICGammaResult
+
+    Raises
+    ------
+    ValueError
+        If ``K`` or ``L`` is not a finite symmetric positive semi-definite matrix (or
+        stack), their sizes do not match, ``n < 6``, a kernel is constant on the sample
+        (the null law is then degenerate), or the computation overflows.
+    """
+    K, L = _psd_gram(K, "K"), _psd_gram(L, "L")
+    n = _pair(K, L, 6)
+    Kc, Lc = _center(K), _center(L)
+    statistic = (Kc * Lc).sum(axis=(-2, -1)) / n
+
+    def spread(A):          # mean of the diagonal minus mean of the off-diagonal entries
+        d = np.trace(A, axis1=-2, axis2=-1)
+        return d / n - (A.sum(axis=(-2, -1)) - d) / (n * (n - 1))
+
+    sk, sl = spread(K), spread(L)
+    for name, A, s in (("K", K, sk), ("L", L, sl)):
+        if np.any(s <= 1e-12 * np.abs(A).max(axis=(-2, -1))):
+            raise ValueError(f"{name} is (nearly) constant on the sample: the kernel does not "
+                             f"separate its points, and the null law is degenerate")
+    mean = (n - 1) / n**2 * sk * sl
+    var = (2 * (n - 4) * (n - 5) / (n * (n - 1) * (n - 2) * (n - 3))
+           * (_offdiag(Kc * Lc) ** 2).sum(axis=(-2, -1)) / (n * (n - 1)))
+    with np.errstate(over="ignore", invalid="ignore"):
+        shape, scale = mean**2 / var, n * var / mean
+    _finite(np.stack(np.broadcast_arrays(statistic, shape, scale)), "K and L")
+    pvalue = gammaincc(shape, statistic / scale)
+    return HSICGammaResult(statistic=statistic, pvalue=pvalue, shape=shape, scale=scale,
+                           null_mean=mean, null_var=var)

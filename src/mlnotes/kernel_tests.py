@@ -4,6 +4,8 @@ Chapter 47. Conventions: on the circle ``[-pi, pi)`` a translation-invariant ker
 ``k(x - y) = sum_l k_hat[l] exp(i l (x - y))`` with ``k_hat[-l] = k_hat[l] >= 0``, and a
 distribution ``P`` is described by its characteristic function at the integers,
 ``phi_P(l) = E_P exp(i l x)``; arrays of Fourier coefficients hold ``l = 0, 1, ..., L``.
+The kernel itself is ``mlnotes.rkhs.periodic_kernel(x, y, k_hat)`` of chapter 46, which takes
+the two-sided array ``l = -L..L`` (``np.r_[c[:0:-1], c]`` from ``c_0..c_L``).
 On ``R^d`` the characteristic function is ``phi_P(w) = E_P exp(i wᵀx)``. The Stein
 kernels use the RBF kernel with a length-scale, ``k(x, y) = exp(-||x - y||² / (2 ell²))``.
 """
@@ -14,7 +16,7 @@ import numpy as np
 from mlnotes import _validate as check
 
 __all__ = [
-    "empirical_characteristic_function", "periodic_kernel", "mmd2_fourier_periodic",
+    "empirical_characteristic_function", "mmd2_fourier_periodic",
     "mmd2_random_features", "NonCharacteristicDemo", "non_characteristic_demo",
     "coco", "coco_closed_form", "CocoWitness", "coco_witness",
     "stein_kernel_rbf", "ksd_u", "ksd_v", "WildBootstrapResult", "ksd_wild_bootstrap",
@@ -39,8 +41,7 @@ def _fourier_coefficients(c, name, real=False):
 
 
 def _pair_of_grams(K, L):
-    K = check.square(K, "K", symmetric=True)
-    L = check.square(L, "L", symmetric=True)
+    K, L = check.psd(K, None, "K"), check.psd(L, None, "L")
     if L.shape != K.shape:
         raise ValueError(f"L must have the shape of K {K.shape}, got {L.shape}")
     return K, L
@@ -52,9 +53,13 @@ def _center(K):
             + K.mean(axis=(-2, -1), keepdims=True))
 
 
-def _psd_sqrt(S, inverse=False):
-    """Symmetric square root (or pseudo-inverse square root) of PSD matrices (..., n, n)."""
+def _psd_sqrt(S, inverse=False, name=None):
+    """Symmetric square root (or pseudo-inverse square root) of PSD matrices (..., n, n);
+    with ``name``, an eigenvalue below rounding level gives a ``ValueError`` naming it."""
     s, U = np.linalg.eigh(S)
+    if name is not None and s.min() < -1e-10 * max(float(np.abs(S).max()), 1e-300):
+        raise ValueError(f"{name} must be positive semi-definite (its centred Gram matrix has "
+                         f"the eigenvalue {s.min():.3g})")
     s = np.clip(s, 0.0, None)
     if inverse:
         keep = s > 1e-10 * s.max(axis=-1, keepdims=True)
@@ -101,32 +106,6 @@ def empirical_characteristic_function(X, omegas):
     return np.exp(1j * (X @ W.T)).mean(axis=0)
 
 
-def periodic_kernel(x, y, k_hat):
-    """Translation-invariant kernel on the circle from its Fourier coefficients.
-
-    ``k(x, y) = k_hat[0] + 2 sum_{l>=1} k_hat[l] cos(l (x - y))``, i.e.
-    ``sum_{l=-L}^{L} k_hat[|l|] exp(i l (x - y))``.
-
-    Parameters
-    ----------
-    x : array_like, shape (n,)
-    y : array_like, shape (m,)
-    k_hat : array_like, shape (L + 1,)
-        Real non-negative coefficients ``k_hat_0..k_hat_L``.
-
-    Returns
-    -------
-    K : ndarray, shape (n, m)
-    """
-    x, y = check.vector(x, None, "x"), check.vector(y, None, "y")
-    k_hat = _fourier_coefficients(k_hat, "k_hat", real=True)
-    if np.any(k_hat < 0):
-        raise ValueError("k_hat must be non-negative (a kernel has k_hat_l >= 0)")
-    lags = np.arange(1, k_hat.size)
-    t = x[:, None] - y[None, :]
-    return k_hat[0] + 2 * np.cos(t[..., None] * lags) @ k_hat[1:]
-
-
 def mmd2_fourier_periodic(phi_p, phi_q, k_hat):
     """MMD² on the circle in Fourier terms, ``sum_l k_hat_l |phi_P(l) - phi_Q(l)|²``.
 
@@ -143,6 +122,12 @@ def mmd2_fourier_periodic(phi_p, phi_q, k_hat):
     Returns
     -------
     float
+
+    Raises
+    ------
+    ValueError
+        If the shapes differ, ``k_hat`` has a negative entry, or ``phi_p``/``phi_q`` is not a
+        characteristic function (``phi(0) = 1``, ``|phi| <= 1``).
     """
     phi_p = _fourier_coefficients(phi_p, "phi_p")
     phi_q = _fourier_coefficients(phi_q, "phi_q")
@@ -152,6 +137,12 @@ def mmd2_fourier_periodic(phi_p, phi_q, k_hat):
                          f"got {phi_q.shape} and {k_hat.shape}")
     if np.any(k_hat < 0):
         raise ValueError("k_hat must be non-negative (a kernel has k_hat_l >= 0)")
+    for phi, name in ((phi_p, "phi_p"), (phi_q, "phi_q")):
+        # a characteristic function has phi(0) = 1 and |phi| <= 1; density coefficients
+        # p_hat_l = conj(phi(l)) / (2 pi) (the notes' convention) are caught here
+        if abs(phi[0] - 1) > 1e-9 or np.any(np.abs(phi) > 1 + 1e-9):
+            raise ValueError(f"{name} must be a characteristic function E exp(i l x) at l = 0..L "
+                             f"(phi(0) = 1, |phi| <= 1), got phi(0) = {phi[0]:.4g}")
     weights = np.r_[1.0, np.full(k_hat.size - 1, 2.0)] * k_hat
     return float(weights @ np.abs(phi_p - phi_q) ** 2)
 
@@ -266,19 +257,32 @@ def coco(K, L, eps=1e-9):
     K, L : array_like, shape (n, n)
         Symmetric Gram matrices of the paired samples ``x_i`` and ``y_i``.
     eps : float
-        Positive relative ridge.
+        Relative ridge, at least the float spacing ``2.2e-16``.
 
     Returns
     -------
     float
         ``gamma_max``.
+
+    Raises
+    ------
+    ValueError
+        If ``K`` or ``L`` is not symmetric positive semi-definite, their shapes differ, or
+        ``eps`` is too small for the Cholesky factorisation.
     """
     K, L = _pair_of_grams(K, L)
     eps = check.positive(eps, "eps")
+    if eps < np.finfo(float).eps:
+        raise ValueError(f"eps = {eps:.3g} is below the float spacing 2.2e-16: the ridge would be "
+                         "lost to rounding and the right-hand matrix left singular")
     n = K.shape[0]
     Kc, Lc = _center(K), _center(L)
-    RK = np.linalg.cholesky(Kc + eps * max(np.abs(Kc).max(), 1e-300) * np.eye(n))
-    RL = np.linalg.cholesky(Lc + eps * max(np.abs(Lc).max(), 1e-300) * np.eye(n))
+    try:
+        RK = np.linalg.cholesky(Kc + eps * max(np.abs(Kc).max(), 1e-300) * np.eye(n))
+        RL = np.linalg.cholesky(Lc + eps * max(np.abs(Lc).max(), 1e-300) * np.eye(n))
+    except np.linalg.LinAlgError:
+        raise ValueError(f"eps = {eps:.3g} is below the rounding level of the centred Gram "
+                         "matrices (singular along 1); use eps >= 1e-12") from None
     A = np.zeros((2 * n, 2 * n))
     A[:n, n:] = Kc @ Lc / n
     A[n:, :n] = Lc @ Kc / n
@@ -300,13 +304,24 @@ def coco_closed_form(K, L):
     Returns
     -------
     float or ndarray of shape ``broadcast(K, L).shape[:-2]``
+
+    Raises
+    ------
+    ValueError
+        If a matrix is not symmetric positive semi-definite or the sizes differ.
     """
     K, L = check.square_stack(K, "K"), check.square_stack(L, "L")
     if L.shape[-1] != K.shape[-1]:
         raise ValueError(f"L must have the size of K ({K.shape[-1]}), got shape {L.shape}")
     n = K.shape[-1]
-    S = _psd_sqrt(_center(K))
+    for G, name in ((K, "K"), (L, "L")):
+        scale = max(float(np.abs(G).max()), np.finfo(float).tiny)
+        if not np.allclose(G, np.swapaxes(G, -1, -2), rtol=1e-10, atol=1e-12 * scale):
+            raise ValueError(f"{name} must be symmetric (a Gram matrix or a stack of them)")
+    S = _psd_sqrt(_center(K), name="K")
     M = S @ _center(L) @ S                      # K̃^{1/2} L̃ K̃^{1/2}: same spectrum as K̃L̃
+    if np.linalg.eigvalsh(_center(L)).min() < -1e-10 * max(float(np.abs(L).max()), 1e-300):
+        raise ValueError("L must be positive semi-definite (its centred Gram matrix has a negative eigenvalue)")
     lam = np.linalg.eigvalsh((M + np.swapaxes(M, -1, -2)) / 2)[..., -1]
     out = np.sqrt(np.clip(lam, 0.0, None)) / n
     return float(out) if out.ndim == 0 else out
@@ -393,16 +408,26 @@ def stein_kernel_rbf(X, score, ell):
     Returns
     -------
     H : ndarray, shape (n, n)
+
+    Raises
+    ------
+    ValueError
+        For invalid input, a score of the wrong shape, or values that overflow (naming ``X``).
     """
     X = _sample(X)
     score = check.function(score, "score")
     ell = check.positive(ell, "ell")
     S = _score_values(score, X)
     diff = X[:, None, :] - X[None, :, :]
-    r2 = np.sum(diff ** 2, axis=-1)
-    k = np.exp(-r2 / (2 * ell ** 2))
-    cross = np.einsum("ijk,ijk->ij", S[:, None, :] - S[None, :, :], diff)
-    return k * (S @ S.T + cross / ell ** 2 + X.shape[1] / ell ** 2 - r2 / ell ** 4)
+    with np.errstate(over="ignore", invalid="ignore"):
+        r2 = np.sum(diff ** 2, axis=-1)
+        k = np.exp(-r2 / (2 * ell ** 2))
+        cross = np.einsum("ijk,ijk->ij", S[:, None, :] - S[None, :, :], diff)
+        H = k * (S @ S.T + cross / ell ** 2 + X.shape[1] / ell ** 2 - r2 / ell ** 4)
+    if not np.all(np.isfinite(H)):
+        raise ValueError("the Stein kernel overflows: the entries of X (or the score at X) are "
+                         "too large for floating point")
+    return H
 
 
 def ksd_u(X, score, ell):
@@ -562,5 +587,9 @@ def stein_witness(t, X, score, ell):
     ell = check.positive(ell, "ell")
     s = check.returned(score(z), "score", shape=z.shape)
     diff = t[:, None] - z[None, :]
-    k = np.exp(-diff ** 2 / (2 * ell ** 2))
-    return (k * (s[None, :] + diff / ell ** 2)).mean(axis=1)
+    with np.errstate(over="ignore", invalid="ignore"):
+        k = np.exp(-diff ** 2 / (2 * ell ** 2))
+        w = (k * (s[None, :] + diff / ell ** 2)).mean(axis=1)
+    if not np.all(np.isfinite(w)):
+        raise ValueError("the Stein witness overflows: the entries of t or X (or the score) are too large")
+    return w

@@ -65,7 +65,10 @@ def ridge(X, y, lam):
     y = check.vector(y, X.shape[0], "y")
     lam = check.positive(lam, "lam")
     d = X.shape[1]
-    return np.linalg.solve(X.T @ X + lam * np.eye(d), X.T @ y)
+    # (XᵀX + lam I)⁻¹Xᵀ = V diag(s / (s² + lam)) Uᵀ with the thin SVD X = U diag(s) Vᵀ:
+    # the same solution without forming XᵀX, which would square the condition number of X
+    U, s, Vt = np.linalg.svd(X, full_matrices=False)
+    return Vt.T @ (s / (s**2 + lam) * (U.T @ y))
 
 
 def ridge_dual(X, y, lam):

@@ -14,7 +14,7 @@ from mlnotes import _validate as check
 __all__ = ["conv_output_size", "conv2d", "conv2d_backward", "max_pool2d", "max_pool2d_backward",
            "batch_norm", "batch_norm_backward", "batch_norm_inference", "residual_block",
            "residual_block_backward", "rnn_cell", "rnn_cell_backward", "lstm_cell",
-           "lstm_cell_backward", "gru_cell", "gru_cell_backward"]
+           "lstm_cell_backward", "gru_cell", "gru_cell_backward", "cnn_forward", "cnn_param_count"]
 
 
 def _images(x, name="x", layout="(N, C, H, W)"):
@@ -613,3 +613,132 @@ def gru_cell_backward(dh, cache):
     dh_prev = dh * (1 - z) + drh * r + dszr @ Wh[:, :2 * H].T
     dWh = np.hstack([h_prev.T @ dszr, (r * h_prev).T @ dsn])
     return ds @ Wx.T, dh_prev, x.T @ ds, dWh, ds.sum(axis=0)
+
+
+# ------------------------------------------------------------------ a whole network
+
+
+def _pairs(layers_, name):
+    """``layers_`` as a list of ``(weight, bias)`` pairs; ``ValueError`` naming ``name`` otherwise."""
+    if not isinstance(layers_, (list, tuple)) or len(layers_) == 0 or not all(
+            isinstance(pair, (list, tuple)) and len(pair) == 2 for pair in layers_):
+        raise ValueError(f"{name} must be a non-empty list of (weight, bias) pairs")
+    return list(layers_)
+
+
+def cnn_forward(x, convs, fcs, pool_after, padding=0):
+    """Forward pass of a plain CNN: (Conv → ReLU [→ Max-Pool])* → flatten → (FC → ReLU)* → FC → Softmax.
+
+    Each ``convs[i] = (w, b)`` is a :func:`conv2d` layer (stride 1, ``padding``) followed by
+    a ReLU and, where ``pool_after[i]``, a 2 x 2 max pool of stride 2. The maps are then
+    flattened per image (channel-major, ``(C, H, W)`` order) and passed through the dense
+    layers ``fcs[j] = (W, b)`` (``A @ W + b``), with a ReLU after all but the last, whose
+    output goes through a softmax.
+
+    Parameters
+    ----------
+    x : array_like, shape (N, C, H, W)
+    convs : list of (w, b)
+        Filters ``w`` of shape (F, C, k, k) and biases of shape (F,).
+    fcs : list of (W, b)
+        ``W`` of shape (d_in, d_out); the first ``d_in`` must equal the flattened map size.
+    pool_after : sequence of bool, one per conv layer
+    padding : int
+        Zero padding of every convolution, >= 0.
+
+    Returns
+    -------
+    probs : ndarray, shape (N, K)
+        Softmax outputs.
+    shapes : list of (str, tuple)
+        The name and output shape of every layer, input first.
+
+    Raises
+    ------
+    ValueError
+        If ``convs`` or ``fcs`` is not a list of pairs or a pair does not fit the previous
+        layer (the message names ``convs[i]`` or ``fcs[j]``), ``pool_after`` does not have one
+        entry per conv layer, the computation overflows, or as for :func:`conv2d` and
+        :func:`max_pool2d`.
+    """
+    x, convs, fcs = _images(x, "x"), _pairs(convs, "convs"), _pairs(fcs, "fcs")
+    pool_after = np.asarray(pool_after)
+    if pool_after.shape != (len(convs),) or pool_after.dtype != bool:
+        raise ValueError(f"pool_after must be {len(convs)} booleans (one per conv layer), got {pool_after!r}")
+    padding = check.count(padding, "padding", low=0)
+    with np.errstate(over="ignore", invalid="ignore"):
+        probs, shapes = _cnn_layers(x, convs, fcs, pool_after, padding)
+    return check.finite_result(probs, "x and the weights"), shapes
+
+
+def _cnn_layers(x, convs, fcs, pool_after, padding):
+    a, shapes = x, [("input", x.shape)]
+    for i, ((w, b), pool) in enumerate(zip(convs, pool_after)):
+        try:
+            a = np.maximum(conv2d(a, w, b, 1, padding)[0], 0.0)
+            shapes += [(f"conv{i + 1}", a.shape), ("relu", a.shape)]
+            if pool:
+                a = max_pool2d(a, 2)[0]
+                shapes.append(("maxpool", a.shape))
+        except ValueError as err:
+            raise ValueError(f"convs[{i}] (input of shape {a.shape}): {err}") from None
+    a = a.reshape(a.shape[0], -1)
+    shapes.append(("flatten", a.shape))
+    for j, (W, b) in enumerate(fcs):
+        W, b = check.finite(W, f"fcs[{j}]"), check.finite(b, f"fcs[{j}]")
+        if W.ndim != 2 or W.shape[0] != a.shape[1] or b.shape != (W.shape[1],):
+            raise ValueError(f"fcs[{j}] must be (W, b) with W of shape ({a.shape[1]}, d_out) and b of shape "
+                             f"(d_out,), got {W.shape} and {b.shape}")
+        a = a @ W + b
+        shapes.append((f"fc{j + 1}", a.shape))
+        if j < len(fcs) - 1:
+            a = np.maximum(a, 0.0)
+            shapes.append(("relu", a.shape))
+    a = np.exp(a - a.max(axis=1, keepdims=True))
+    shapes.append(("softmax", a.shape))
+    return a / a.sum(axis=1, keepdims=True), shapes
+
+
+def cnn_param_count(channels, kernel, fc_sizes):
+    """Number of weights and biases of a CNN with square kernels and dense layers.
+
+    A conv layer from ``C_in`` to ``C_out`` channels with ``k x k`` kernels has
+    ``C_out (C_in k² + 1)`` parameters; a dense layer from ``d_in`` to ``d_out`` has
+    ``d_out (d_in + 1)``; pooling, ReLU and softmax have none.
+
+    Parameters
+    ----------
+    channels : sequence of int
+        ``(C_0, C_1, ..., C_L)``: the input channels, then the output channels of each conv layer.
+    kernel : int or sequence of int
+        Kernel side k: one for every conv layer, or one per conv layer (length L).
+    fc_sizes : sequence of int
+        ``(d_0, d_1, ..., d_M)``: the flattened map size, then the width of each dense layer.
+
+    Returns
+    -------
+    int
+        Python int (no overflow).
+
+    Raises
+    ------
+    ValueError
+        If ``channels`` or ``fc_sizes`` has fewer than two entries or a non-positive or
+        non-integer entry, or ``kernel`` is not a positive integer or a sequence of them,
+        one per conv layer.
+    """
+    sizes = []
+    for name, seq in (("channels", channels), ("fc_sizes", fc_sizes)):
+        if isinstance(seq, (str, bytes)) or np.ndim(seq) != 1 or len(seq) < 2:
+            raise ValueError(f"{name} must be a sequence of at least two positive integers, got {seq!r}")
+        sizes.append([check.count(v, name) for v in seq])
+    (c, f) = sizes
+    if np.ndim(kernel) == 0:
+        kernel = [check.count(kernel, "kernel")] * (len(c) - 1)
+    elif isinstance(kernel, (str, bytes)) or np.ndim(kernel) != 1 or len(kernel) != len(c) - 1:
+        raise ValueError(f"kernel must be a positive integer or {len(c) - 1} of them (one per conv layer), "
+                         f"got {kernel!r}")
+    else:
+        kernel = [check.count(k, "kernel") for k in kernel]
+    return (sum(c_out * (c_in * k**2 + 1) for c_in, c_out, k in zip(c[:-1], c[1:], kernel))
+            + sum(d_out * (d_in + 1) for d_in, d_out in zip(f[:-1], f[1:])))

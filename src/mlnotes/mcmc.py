@@ -48,6 +48,8 @@ def propagate(P, p0, t):
     P = check.stochastic_matrix(P)
     p = check.probabilities(check.vector(p0, P.shape[0], "p0"), "p0")
     t = check.count(t, "t", low=0)
+    if (t + 1) * P.shape[0] > 10**8:
+        raise ValueError(f"t = {t} is too large: the output would have (t + 1) d > 10^8 entries")
     out = np.empty((t + 1, P.shape[0]))
     out[0] = p
     for s in range(t):
@@ -223,7 +225,7 @@ class RejectionResult(NamedTuple):
     acceptance_rate: float
 
 
-def rejection_sample(log_p_tilde, sample_q, log_q, log_c, n, rng):
+def rejection_sample(log_p_tilde, sample_q, log_q, log_c, n, rng, max_proposals=10**7):
     """Rejection sampling from ``p ∝ p_tilde`` with the envelope ``c q >= p_tilde``.
 
     Proposes ``x ~ q``, ``u ~ U(0, 1)`` and accepts when ``u c q(x) <= p_tilde(x)``, in
@@ -240,6 +242,9 @@ def rejection_sample(log_p_tilde, sample_q, log_q, log_c, n, rng):
     n : int
         Number of samples wanted.
     rng : numpy.random.Generator
+    max_proposals : int
+        Give up after this many proposals (a target with no mass under ``q`` would
+        otherwise never accept).
 
     Returns
     -------
@@ -250,13 +255,22 @@ def rejection_sample(log_p_tilde, sample_q, log_q, log_c, n, rng):
     Raises
     ------
     ValueError
-        Bad arguments, or a proposal where ``p_tilde > c q`` (the envelope is too low).
+        Bad arguments, a proposal where ``p_tilde > c q`` (the envelope is too low), or
+        fewer than ``n`` acceptances in ``max_proposals`` proposals (``p_tilde`` has no,
+        or almost no, mass where ``q`` proposes).
     """
     for f, name in ((log_p_tilde, "log_p_tilde"), (sample_q, "sample_q"), (log_q, "log_q")):
         check.function(f, name)
     log_c, n, rng = check.number(log_c, "log_c"), check.count(n, "n"), check.generator(rng)
-    accepted, used, batch = [], 0, max(64, 2 * n)
+    max_proposals = check.count(max_proposals, "max_proposals")
+    accepted, used, batch, proposed = [], 0, max(64, 2 * n), 0
     while sum(len(a) for a in accepted) < n:
+        if proposed >= max_proposals:
+            raise ValueError(f"log_p_tilde: only {sum(len(a) for a in accepted)} of the n = {n} samples "
+                             f"accepted in max_proposals = {max_proposals} proposals; the target has "
+                             f"(almost) no mass where q proposes")
+        batch = min(batch, max_proposals - proposed)
+        proposed += batch
         x = np.asarray(sample_q(batch, rng))
         lr = check.as_float(log_p_tilde(x), "the value returned by log_p_tilde") - log_c - log_q(x)
         if lr.shape != (batch,) or np.any(np.isnan(lr)):
@@ -268,6 +282,8 @@ def rejection_sample(log_p_tilde, sample_q, log_q, log_c, n, rng):
         idx = np.flatnonzero(ok)[:need]
         used += batch if idx.size < need else int(idx[-1]) + 1
         accepted.append(x[idx])
+        if idx.size == 0:
+            batch = min(2 * batch, 2**20)  # nothing accepted: propose more at once
     samples = np.concatenate(accepted)
     return RejectionResult(samples, used, n / used)
 
@@ -299,13 +315,24 @@ def importance_estimate(f, log_p_tilde, log_q, x, self_normalised=True):
     if x.ndim == 0 or x.shape[-1] == 0:
         raise ValueError("x must have at least one draw along its last axis")
     fx = check.returned(f(x), "f", x.shape)
-    logw = check.as_float(log_p_tilde(x), "log_p_tilde") - check.as_float(log_q(x), "log_q")
-    if logw.shape != x.shape or np.any(np.isnan(logw)):
-        raise ValueError("log_p_tilde and log_q must return one number per draw")
+    lp, lq = check.as_float(log_p_tilde(x), "log_p_tilde"), check.as_float(log_q(x), "log_q")
+    if lp.shape != x.shape or lq.shape != x.shape or np.any(np.isnan(lp)) or np.any(np.isnan(lq)):
+        raise ValueError("log_p_tilde and log_q must return one number (not NaN) per draw")
+    if np.any(lp == np.inf) or np.any(lq == -np.inf) or np.any(lq == np.inf):
+        raise ValueError("log_q must be finite and log_p_tilde below +inf at every draw of x "
+                         "(the draws must come from q)")
+    logw = lp - lq
     if not self_normalised:
-        est = np.mean(fx * np.exp(logw), axis=-1)
+        with np.errstate(over="ignore"):
+            est = np.mean(fx * np.exp(logw), axis=-1)
+        if not np.all(np.isfinite(est)):
+            raise ValueError("log_p_tilde: the weights p/q overflow; plain IS needs the normalised log density")
     else:
-        w = np.exp(logw - np.max(logw, axis=-1, keepdims=True))
+        top = np.max(logw, axis=-1, keepdims=True)
+        if np.any(top == -np.inf):
+            raise ValueError("log_p_tilde is -inf at every draw of a replication: all weights are zero, "
+                             "so the self-normalised estimate is undefined")
+        w = np.exp(logw - top)
         est = np.sum(fx * w, axis=-1) / np.sum(w, axis=-1)
     return float(est) if np.ndim(est) == 0 else est
 
@@ -358,7 +385,13 @@ def metropolis_hastings(log_p, propose, log_q_ratio, x0, n, rng):
         lpy = np.asarray(log_p(y), dtype=float)
         if t == 0 and (y.shape != x.shape or lpy.shape != lp.shape):
             raise ValueError(f"propose must return shape {x.shape} and log_p one value per chain")
+        if not np.all(np.isfinite(y)):
+            raise ValueError(f"propose returned a NaN or inf state at step {t}")
+        if np.any(np.isnan(lpy)) or np.any(lpy == np.inf):
+            raise ValueError(f"log_p returned NaN or +inf at a proposal at step {t}")
         log_a = lpy - lp + (0.0 if log_q_ratio is None else log_q_ratio(x, y))
+        if np.any(np.isnan(log_a)):
+            raise ValueError(f"log_q_ratio returned NaN at step {t}")
         ok = np.log(rng.random(x.shape[0])) < log_a
         x = np.where(ok[:, None], y, x)
         lp, acc = np.where(ok, lpy, lp), acc + ok
@@ -496,9 +529,12 @@ def ising_exact(J, h, shape):
         raise ValueError(f"shape must have at most 16 sites for enumeration, got {n}")
     bits = (np.arange(2**n)[:, None] >> np.arange(n)[::-1]) & 1
     S = (2 * bits - 1).astype(float).reshape(-1, r, c)
-    energy = J * (np.sum(S[:, 1:, :] * S[:, :-1, :], axis=(1, 2))
-                  + np.sum(S[:, :, 1:] * S[:, :, :-1], axis=(1, 2))) + h * S.sum(axis=(1, 2))
-    log_Z = float(scipy.special.logsumexp(energy))
+    with np.errstate(over="ignore", invalid="ignore"):
+        energy = J * (np.sum(S[:, 1:, :] * S[:, :-1, :], axis=(1, 2))
+                      + np.sum(S[:, :, 1:] * S[:, :, :-1], axis=(1, 2))) + h * S.sum(axis=(1, 2))
+    log_Z = float(scipy.special.logsumexp(energy)) if np.all(np.isfinite(energy)) else np.inf
+    if not np.isfinite(log_Z):
+        raise ValueError("J and h are too large: the energies overflow")
     p = np.exp(energy - log_Z)
     F = S.reshape(-1, n)
     return IsingExact(S.astype(np.int8), p, log_Z, np.tensordot(p, S, axes=1), F.T @ (p[:, None] * F))

@@ -85,7 +85,8 @@ def mean_field_gaussian(mu, Lambda, n_iter, m0=None):
         for i in range(mu.size):
             m[i] = mu[i] - (Lambda[i] @ (m - mu) - diag[i] * (m[i] - mu[i])) / diag[i]
             elbo.append(_gaussian_elbo(m, mu, Lambda, log_det))
-    return MeanFieldGaussian(m, 1 / diag, np.array(elbo))
+    elbo = check.no_nan_result(np.array(elbo), "mu and Lambda")
+    return MeanFieldGaussian(check.no_nan_result(m, "mu and Lambda"), 1 / diag, elbo)
 
 
 # ---------------------------------------------------------------------- Ising model
@@ -214,6 +215,8 @@ def vb_normal_gamma(x, mu0, lam0, a0, b0, n_iter):
         aN = a0 + (n + 1) / 2
         bN = b0 + 0.5 * (np.sum((x - mN) ** 2) + n / lN + lam0 * ((mN - mu0) ** 2 + 1 / lN))
         elbo.append(_ng_elbo(x, mu0, lam0, a0, b0, mN, lN, aN, bN))
+    if not (np.isfinite(bN) and lN > 0 and np.all(np.isfinite(elbo))):
+        raise ValueError("the result overflowed: rescale x (and mu0)")
     return VBNormalGamma(float(mN), float(lN), float(aN), float(bN), np.array(elbo))
 
 
@@ -244,7 +247,13 @@ def _vb_prior(prior, X, K):
     """The prior as a tuple; ``None`` gives scikit-learn's defaults for ``X``."""
     n, d = X.shape
     if prior is None:
-        return 1.0 / K, 1.0, X.mean(axis=0), float(d), np.atleast_2d(np.cov(X.T))
+        if n < 2:
+            raise ValueError("X must have at least 2 rows for the default prior (W0_inv = cov(X)); pass a prior")
+        cov = np.atleast_2d(np.cov(X.T))
+        if np.linalg.eigvalsh(cov).min() <= 1e-12 * max(np.trace(cov), np.finfo(float).tiny):
+            raise ValueError("X has a singular sample covariance, so the default prior (W0_inv = cov(X)) "
+                             "is not positive definite; pass a prior with a positive definite W0_inv")
+        return 1.0 / K, 1.0, X.mean(axis=0), float(d), cov
     if not isinstance(prior, Mapping) or set(prior) != set(_VB_KEYS):
         raise ValueError(f"prior must be None or a mapping with exactly the keys {', '.join(_VB_KEYS)}")
     alpha0, beta0 = check.positive(prior["alpha0"], "prior['alpha0']"), check.positive(prior["beta0"], "prior['beta0']")
@@ -428,12 +437,29 @@ def _sparse_setup(X, y, Z, kernel, sigma2):
     return X, y, Z, kernel, sigma2, L, A, LB, c
 
 
+def _kernel_diag(kernel, X, block=512):
+    """``diag(kernel(X, X))`` from ``block x block`` Gram matrices: ``O(n block)`` time and
+    memory instead of the ``n x n`` matrix."""
+    parts = []
+    for s in range(0, X.shape[0], block):
+        Xb = X[s:s + block]
+        Kb = check.returned(kernel(Xb, Xb), "kernel(X, X)", (Xb.shape[0],) * 2)
+        parts.append(np.diag(Kb))
+    diag = np.concatenate(parts)
+    if np.any(diag < 0):
+        raise ValueError("kernel(X, X) must have a non-negative diagonal (a positive semi-definite kernel)")
+    return diag
+
+
 def titsias_bound(X, y, Z, kernel, sigma2):
     """Collapsed variational lower bound of the sparse GP (Titsias 2009).
 
     ``F = log N(y; 0, Q + σ²I) − tr(K_XX − Q)/(2σ²)`` with ``Q = K_XZ K_ZZ⁻¹ K_ZX``,
-    computed in ``O(n m²)`` through ``A = L⁻¹K_ZX/σ`` (``L Lᵀ = K_ZZ``) and
-    ``B = I + AAᵀ``: ``log|Q + σ²I| = n log σ² + log|B|``. If the Cholesky factorisation of
+    computed in ``O(n m²)`` time and ``O(n m)`` memory, never forming an ``n × n`` matrix:
+    with ``A = L⁻¹K_ZX/σ`` (``L Lᵀ = K_ZZ``) and ``B = I + AAᵀ`` (m × m), the determinant
+    lemma gives ``log|Q + σ²I| = n log σ² + log|B|``, Woodbury gives
+    ``yᵀ(Q + σ²I)⁻¹y = (yᵀy − |L_B⁻¹Ay|²)/σ²`` (``L_B L_Bᵀ = B``) and ``tr Q = σ² Σ A²``; the diagonal
+    of ``K_XX`` is evaluated in blocks of 512 points. If the Cholesky factorisation of
     ``K_ZZ`` fails, a relative jitter of 1e-10 is added to its diagonal (the result is then
     the bound for inducing variables observed with that tiny noise, still a lower bound).
 
@@ -462,9 +488,9 @@ def titsias_bound(X, y, Z, kernel, sigma2):
     n = y.size
     log_det = n * np.log(sigma2) + 2 * np.sum(np.log(np.diag(LB)))
     quad = y @ y / sigma2 - c @ c
-    k_diag = np.diag(kernel(X, X))
+    k_diag = _kernel_diag(kernel, X)
     trace = (np.sum(k_diag) - sigma2 * np.sum(A**2)) / (2 * sigma2)
-    return float(-0.5 * (n * _LOG2PI + log_det + quad) - trace)
+    return float(check.no_nan_result(-0.5 * (n * _LOG2PI + log_det + quad) - trace, "y and sigma2"))
 
 
 class SparseGPPrediction(NamedTuple):
@@ -504,7 +530,7 @@ def sparse_gp_predict(X, y, Z, X_star, kernel, sigma2):
     X_star = check.matrix_with_columns(X_star, X.shape[1], "X_star")
     W = scipy.linalg.solve_triangular(L, kernel(Z, X_star), lower=True)           # L⁻¹ K_Z*
     V = scipy.linalg.solve_triangular(LB, W, lower=True)
-    k_star = np.diag(kernel(X_star, X_star))
+    k_star = _kernel_diag(kernel, X_star)
     var = np.maximum(k_star - np.sum(W**2, axis=0) + np.sum(V**2, axis=0), 0.0)
     LLB = L @ scipy.linalg.inv(LB).T                                               # L L_B⁻ᵀ
     return SparseGPPrediction(V.T @ c, var, LLB @ c, LLB @ LLB.T)

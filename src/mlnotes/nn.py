@@ -331,6 +331,7 @@ class MLP:
     def __init__(self, sizes, hidden="relu", output="softmax", init="he", rng=None):
         self.hidden = check.choice(hidden, tuple(_ACTIVATIONS), "hidden")
         self.output = check.choice(output, ("identity", "sigmoid", "softmax"), "output")
+        init = check.choice(init, ("he", "xavier", "normal", "zeros"), "init")
         self.W, self.b = init_weights(sizes, init, np.random.default_rng(0) if rng is None else rng)
         self.sizes = tuple(int(s) for s in sizes)
 
@@ -379,9 +380,34 @@ class MLP:
                 delta = (delta @ self.W[l].T) * activation(Zs[l - 1], self.hidden)[1]
         return loss, dWs, dbs
 
-    def loss_and_grad(self, X, Y):
-        """Mean loss on ``(X, Y)`` and its gradient as one flat vector (see :meth:`get_params`)."""
+    def loss_and_grad(self, X, Y, weight_decay=0.0):
+        """Mean loss on ``(X, Y)`` plus ``(weight_decay/2) Σ_l ‖W[l]‖²`` and its gradient.
+
+        The penalty (L2 regularisation) is on the weight matrices only, not the biases; its
+        gradient adds ``weight_decay * W[l]`` to each ``∂J/∂W[l]``. The gradient is one flat
+        vector laid out as by :meth:`get_params`.
+
+        Parameters
+        ----------
+        X, Y : array_like
+            Inputs and targets, as for :meth:`backward`.
+        weight_decay : float
+            The penalty's coefficient λ >= 0 (default 0: the plain mean loss).
+
+        Returns
+        -------
+        loss : float
+        grad : ndarray, shape (n_params,)
+
+        Raises
+        ------
+        ValueError
+            If ``weight_decay`` is negative or not a number, or as for :meth:`backward`.
+        """
+        lam = check.nonnegative(weight_decay, "weight_decay")
         loss, dWs, dbs = self.backward(self.forward(X), Y)
+        loss += 0.5 * lam * sum(float(np.sum(W**2)) for W in self.W)
+        dWs = [dW + lam * W for dW, W in zip(dWs, self.W)]
         return loss, np.concatenate([g.ravel() for pair in zip(dWs, dbs) for g in pair])
 
     def get_params(self):
@@ -400,12 +426,15 @@ class MLP:
 
 
 # ------------------------------------------------------------------------ training
-def train(model, X, Y, step=0.01, n_steps=500, batch_size=None, rng=None):
+def train(model, X, Y, step=0.01, n_steps=500, batch_size=None, rng=None, weight_decay=0.0):
     """Train an :class:`MLP` with Adam (:func:`mlnotes.optimize.adam`); returns the losses.
 
     Full-batch gradient descent with Adam steps if ``batch_size`` is None, otherwise
-    minibatches of that size drawn by :func:`mlnotes.optimize.minibatch_gradient`. The
-    model's parameters are set to the last iterate.
+    minibatches of that size drawn by :func:`mlnotes.optimize.minibatch_gradient`. With
+    ``weight_decay = λ > 0`` the objective is the L2-penalised loss
+    ``J + (λ/2) Σ_l ‖W[l]‖²`` (:meth:`MLP.loss_and_grad`; the penalty's gradient goes through
+    Adam, i.e. coupled, not decoupled, weight decay). The model's parameters are set to the
+    last iterate.
 
     Parameters
     ----------
@@ -420,19 +449,21 @@ def train(model, X, Y, step=0.01, n_steps=500, batch_size=None, rng=None):
     batch_size : int or None
     rng : numpy.random.Generator, optional
         Needed for minibatches.
+    weight_decay : float
+        The L2 penalty's coefficient λ >= 0 (default 0: no penalty).
 
     Returns
     -------
     ndarray, shape (n_steps,)
-        The (minibatch) mean loss at each iterate before its update.
+        The (minibatch) mean loss, penalty included, at each iterate before its update.
 
     Raises
     ------
     ValueError
         If ``model`` is not an MLP, the data do not fit it, ``step`` is not positive,
         ``n_steps`` or ``batch_size`` is not a positive integer (``batch_size <= n``), ``rng``
-        is not a Generator (it is needed with ``batch_size``), or as for
-        :func:`mlnotes.optimize.adam`.
+        is not a Generator (it is needed with ``batch_size``), ``weight_decay`` is negative,
+        or as for :func:`mlnotes.optimize.adam`.
     """
     from mlnotes import optimize
 
@@ -446,11 +477,11 @@ def train(model, X, Y, step=0.01, n_steps=500, batch_size=None, rng=None):
     rng = None if rng is None else check.generator(rng)
     if batch_size is not None and rng is None:
         raise ValueError("rng must be a numpy.random.Generator when batch_size is given (it draws the minibatches)")
-    losses = []
+    lam, losses = check.nonnegative(weight_decay, "weight_decay"), []
 
     def batch_grad(theta, idx):
         model.set_params(theta)
-        loss, g = model.loss_and_grad(X[idx], Y[idx])
+        loss, g = model.loss_and_grad(X[idx], Y[idx], lam)
         losses.append(loss)
         return g
 

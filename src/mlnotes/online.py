@@ -4,7 +4,8 @@ Winnow and the conversion of mistake bounds into batch guarantees.
 Conventions. A stream of rounds t = 1, ..., T. The perceptron and online gradient descent
 see points ``x_t`` (the rows of ``X``) with labels in {-1, +1}. Expert algorithms see the
 advice of n experts as the rows of a ``(T, n)`` array: binary predictions in {0, 1}
-(halving, weighted majority) or losses in [0, 1] (Hedge). Winnow and the disjunction
+(halving, weighted majority), predictions in [0, 1] (the weighted-average forecaster)
+or losses in [0, 1] (Hedge). Winnow and the disjunction
 perceptron see Boolean points in {0, 1}^n with Boolean labels in {0, 1}. Every algorithm
 here is sequential over rounds and vectorised over experts or features within a round;
 the learners whose state changes only on a mistake (Winnow, the perceptrons) score a
@@ -17,7 +18,8 @@ import numpy as np
 from mlnotes import _validate as check
 
 __all__ = ["PerceptronRun", "online_perceptron", "ExpertsRun", "halving", "weighted_majority",
-           "weighted_majority_bound", "HedgeRun", "hedge", "hedge_eta", "hedge_bound",
+           "weighted_majority_bound", "WeightedAverageRun", "weighted_average",
+           "weighted_average_bound", "HedgeRun", "hedge", "hedge_eta", "hedge_bound",
            "proximal_hinge_step", "OGDRun", "online_gradient_descent", "WinnowRun", "winnow",
            "perceptron_disjunction", "anova_kernel", "KernelPerceptronRun", "kernel_perceptron",
            "online_to_batch"]
@@ -92,7 +94,11 @@ def online_perceptron(X, y, n_epochs=1):
     iterates, rounds = [w], []
     for t in range(n_epochs * n):
         x_t, y_t = X[t % n], y[t % n]
-        if y_t * (x_t @ w) <= 0:  # mistake (a zero score included)
+        with np.errstate(over="ignore", invalid="ignore"):
+            score = y_t * (x_t @ w)
+        if not np.isfinite(score):
+            raise ValueError(f"the score overflowed in round {t}: rescale X")
+        if score <= 0:  # mistake (a zero score included)
             w = w + y_t * x_t
             iterates.append(w)
             rounds.append(t)
@@ -257,6 +263,153 @@ def weighted_majority_bound(expert_mistakes, n, beta=0.5):
     n = check.count(n, "n")
     beta = check.number_between(beta, "beta", 0, 1, open_low=True, open_high=True)
     return (m * np.log(1 / beta) + np.log(n)) / np.log(2 / (1 + beta))
+
+
+# ------------------------------------------------------- weighted-average forecaster
+_EXP_CONCAVE = {"entropic": 1.0, "square": 0.5}  # largest eta for which exp(-eta L) is concave
+
+
+def _prediction_loss(y, y_hat, loss):
+    """Entropic ``y ln(y/ŷ) + (1-y) ln((1-y)/(1-ŷ))`` (0 ln 0 = 0) or square ``(y - ŷ)²``."""
+    if loss == "square":
+        return (y - y_hat) ** 2
+    with np.errstate(divide="ignore", invalid="ignore"):
+        one = np.where(y > 0, y * np.log(y / y_hat), 0.0)
+        zero = np.where(y < 1, (1 - y) * np.log((1 - y) / (1 - y_hat)), 0.0)
+    return one + zero
+
+
+@dataclass(frozen=True, repr=False)
+class WeightedAverageRun:
+    """The history of a weighted-average forecaster.
+
+    Attributes
+    ----------
+    v : ndarray, shape (T, n)
+        The weights (a probability vector over the experts) used in each round.
+    predictions : ndarray, shape (T, n)
+        The experts' predictions in [0, 1].
+    y_hat : ndarray, shape (T,)
+        The forecaster's predictions ``v_t · x_t``.
+    y : ndarray, shape (T,)
+        The outcomes in [0, 1].
+    eta : float
+        The learning rate.
+    loss : str
+        ``"entropic"`` or ``"square"``.
+    """
+
+    v: np.ndarray
+    predictions: np.ndarray
+    y_hat: np.ndarray
+    y: np.ndarray
+    eta: float
+    loss: str
+
+    @property
+    def learner_loss(self):
+        """Cumulative loss of the forecaster after each round."""
+        return np.cumsum(_prediction_loss(self.y, self.y_hat, self.loss))
+
+    @property
+    def expert_loss(self):
+        """Cumulative loss of every expert after each round, shape (T, n)."""
+        return np.cumsum(_prediction_loss(self.y[:, None], self.predictions, self.loss), axis=0)
+
+    @property
+    def regret(self):
+        """Regret after each round: the forecaster's cumulative loss minus the best expert's."""
+        return self.learner_loss - self.expert_loss.min(axis=1)
+
+    def __repr__(self):
+        return (f"WeightedAverageRun(loss={self.loss!r}, T={self.y.size}, n={self.v.shape[1]}, "
+                f"eta={self.eta:.4g})")
+
+
+def weighted_average(predictions, y, eta, loss="entropic"):
+    """Weighted-average forecaster: predict ``ŷ_t = v_t · x_t``, ``v_{t+1} ∝ v_t exp(-eta L(y_t, x_t))``.
+
+    The weights start uniform, so ``v_t ∝ exp(-eta L_{t-1})`` with ``L_{t-1}`` the experts'
+    cumulative losses; they are kept as normalised log-weights.
+
+    Parameters
+    ----------
+    predictions : array_like, shape (T, n)
+        Predictions in [0, 1] of n experts, one row per round.
+    y : array_like, shape (T,), or callable
+        Outcomes in [0, 1], or an adaptive adversary ``y(t, y_hat_t) -> outcome`` that
+        chooses the outcome after seeing the forecaster's prediction.
+    eta : float
+        Learning rate (positive); the regret bound ``ln(n)/eta`` needs ``eta <= 1``
+        (entropic) or ``eta <= 1/2`` (square).
+    loss : {"entropic", "square"}
+        The entropic (relative-entropy, log) loss or the square loss.
+
+    Returns
+    -------
+    WeightedAverageRun
+        Weights, predictions and outcomes of every round; ``regret`` gives the regret curve.
+
+    Raises
+    ------
+    ValueError
+        If a prediction or outcome lies outside [0, 1], ``y`` has the wrong shape, ``eta``
+        is not positive, or (entropic loss) every expert's cumulative loss is infinite.
+    """
+    X = check.matrix(predictions, "predictions")
+    if np.any(X < 0) or np.any(X > 1):
+        raise ValueError("predictions must lie in [0, 1]")
+    T, n = X.shape
+    if not callable(y):
+        y = check.vector(y, T, "y")
+        if np.any(y < 0) or np.any(y > 1):
+            raise ValueError("y must lie in [0, 1]")
+    eta = check.positive(eta, "eta")
+    loss = check.choice(loss, tuple(_EXP_CONCAVE), "loss")
+    log_v = np.full(n, -np.log(n))
+    V, y_hat, y_out = np.empty((T, n)), np.empty(T), np.empty(T)
+    for t in range(T):
+        V[t] = np.exp(log_v)
+        y_hat[t] = min(max(V[t] @ X[t], 0.0), 1.0)  # rounding could step outside [0, 1]
+        y_out[t] = y[t] if not callable(y) else check.returned(y(t, y_hat[t]), "y", shape=())
+        if not 0 <= y_out[t] <= 1:
+            raise ValueError(f"y must return an outcome in [0, 1], got {y_out[t]!r} at round {t}")
+        with np.errstate(over="ignore"):
+            log_v = log_v - eta * _prediction_loss(y_out[t], X[t], loss)
+        top = log_v.max()
+        if not np.isfinite(top):
+            raise ValueError(f"every expert in predictions has infinite loss after round {t}: "
+                             f"the weights are undefined")
+        log_v = log_v - top - np.log(np.sum(np.exp(log_v - top)))
+    return WeightedAverageRun(V, X, y_hat, y_out, eta, loss)
+
+
+def weighted_average_bound(n_experts, eta, loss="entropic"):
+    """Regret bound ``ln(n)/eta`` of the weighted-average forecaster, for any horizon.
+
+    Parameters
+    ----------
+    n_experts : int
+        Number of experts n.
+    eta : float
+        Learning rate, at most the exp-concavity constant of the loss.
+    loss : {"entropic", "square"}
+        The entropic loss (``eta <= 1``) or the square loss on [0, 1] (``eta <= 1/2``).
+
+    Returns
+    -------
+    float
+
+    Raises
+    ------
+    ValueError
+        If ``n_experts < 1``, or ``eta`` is not positive or exceeds 1 (entropic) or 1/2
+        (square): the bound is not guaranteed there.
+    """
+    n = check.count(n_experts, "n_experts")
+    loss = check.choice(loss, tuple(_EXP_CONCAVE), "loss")
+    eta = check.number_between(eta, "eta", 0.0, _EXP_CONCAVE[loss], open_low=True)
+    return float(np.log(n) / eta)
 
 
 # ---------------------------------------------------------------------------- Hedge
@@ -426,7 +579,10 @@ def proximal_hinge_step(w, x, y, lam):
     w = check.vector(w, None, "w")
     x = check.vector(x, w.size, "x")
     y, lam = float(check.choice(y, (-1, 1), "y")), check.positive(lam, "lam")
-    margin, sq = y * (w @ x), x @ x
+    with np.errstate(over="ignore", invalid="ignore"):
+        margin, sq = y * (w @ x), x @ x
+    if not (np.isfinite(margin) and np.isfinite(sq)):
+        raise ValueError("w·x or ||x||² overflowed: rescale w and x")
     if margin >= 1 or sq == 0:
         return w.copy()
     tau = min(1 / (2 * lam), (1 - margin) / sq)
@@ -513,7 +669,10 @@ def online_gradient_descent(X, y, eta, conservative=False):
     for t, (x_t, y_t) in enumerate(zip(X, y)):
         scores[t] = x_t @ W[t]
         step = y_t * scores[t] <= 0 if conservative else y_t * scores[t] < 1
-        W[t + 1] = W[t] + eta * y_t * x_t if step else W[t]
+        with np.errstate(over="ignore", invalid="ignore"):
+            W[t + 1] = W[t] + eta * y_t * x_t if step else W[t]
+        if not np.isfinite(scores[t]) or not np.all(np.isfinite(W[t + 1])):
+            raise ValueError(f"the weights or scores overflowed in round {t}: rescale X or eta")
     return OGDRun(W, scores, y, eta)
 
 
@@ -692,8 +851,11 @@ def anova_kernel(X, Y=None):
     if Y.shape[1] != X.shape[1]:
         raise ValueError(f"Y must have {X.shape[1]} columns like X, got {Y.shape[1]}")
     K = np.ones((X.shape[0], Y.shape[0]))
-    for i in range(X.shape[1]):  # one factor per coordinate, vectorised over all pairs
-        K *= 1.0 + np.outer(X[:, i], Y[:, i])
+    with np.errstate(over="ignore", invalid="ignore"):
+        for i in range(X.shape[1]):  # one factor per coordinate, vectorised over all pairs
+            K *= 1.0 + np.outer(X[:, i], Y[:, i])
+    if not np.all(np.isfinite(K)):
+        raise ValueError("the kernel overflowed: rescale X and Y (or use fewer coordinates)")
     return K
 
 
@@ -732,7 +894,8 @@ def kernel_perceptron(K, y):
     Parameters
     ----------
     K : array_like, shape (T, T)
-        Symmetric Gram matrix ``K[q, t] = k(x_q, x_t)`` of the stream, in round order.
+        Symmetric positive semi-definite Gram matrix ``K[q, t] = k(x_q, x_t)`` of the
+        stream, in round order.
     y : array_like, shape (T,)
         Labels in {-1, +1}.
 
@@ -744,11 +907,16 @@ def kernel_perceptron(K, y):
     Raises
     ------
     ValueError
-        If ``K`` is not a finite symmetric square matrix or ``y`` has the wrong shape or
+        If ``K`` is not a finite symmetric positive semi-definite matrix or ``y`` has the wrong shape or
         labels outside {-1, +1}.
     """
     K = check.square(K, "K", symmetric=True)
     y = check.labels(y, K.shape[0], (-1, 1)).astype(float)
+    scale = max(np.abs(K).max(), 1e-300)
+    try:  # a kernel (Gram) matrix is positive semi-definite: Cholesky with a relative jitter
+        np.linalg.cholesky(K / scale + 1e-10 * np.eye(len(K)))
+    except np.linalg.LinAlgError:
+        raise ValueError("K must be positive semi-definite (a kernel matrix)") from None
     rounds = []
     for t in _mistake_scan(len(y), lambda a, b: y[a:b] * (y[rounds] @ K[rounds, a:b]) <= 0):
         rounds.append(t)

@@ -8,6 +8,7 @@ all labelings of a small domain, and nearest-neighbour distances as the dimensio
 Labels are in {-1, +1}.
 """
 import itertools
+import math
 from typing import NamedTuple
 
 import numpy as np
@@ -81,7 +82,9 @@ def bayes_classifier(eta):
 
 
 def _weights(px, n):
-    px = check.vector(px, n, "px")
+    px = check.vector(px, None, "px")
+    if px.shape[0] != n:
+        raise ValueError(f"px and eta must describe the same points: eta has {n}, px {px.shape[0]}")
     return check.probabilities(px, "px")
 
 
@@ -269,7 +272,7 @@ def pac_sample_size(n_hypotheses, eps, delta):
         The smallest m with |H| exp(-eps m) <= delta.
     """
     k, eps, delta = _eps_delta(n_hypotheses, eps, delta)
-    return max(int(np.ceil(np.log(k / delta) / eps - 1e-12)), 1)
+    return check.sample_size((math.log(k) - math.log(delta)) / np.float64(eps) - 1e-12, "eps")
 
 
 def uc_sample_size(n_hypotheses, eps, delta):
@@ -291,7 +294,9 @@ def uc_sample_size(n_hypotheses, eps, delta):
         The smallest m with 2|H| exp(-2 m eps^2) <= delta.
     """
     k, eps, delta = _eps_delta(n_hypotheses, eps, delta)
-    return max(int(np.ceil(np.log(2 * k / delta) / (2 * eps**2) - 1e-12)), 1)
+    with np.errstate(divide="ignore", over="ignore"):             # eps**2 may underflow to 0
+        need = (math.log(2 * k) - math.log(delta)) / (2 * np.float64(eps) ** 2)
+    return check.sample_size(need - 1e-12, "eps")
 
 
 # ---------------------------------------------------------------- separability and shattering

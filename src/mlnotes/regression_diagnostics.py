@@ -12,6 +12,7 @@ intercept. In the selection functions the intercept is in every model and the ca
 variables are the columns ``1, ..., p - 1`` of ``X``.
 """
 import itertools
+import warnings
 from dataclasses import dataclass
 from typing import NamedTuple
 
@@ -309,11 +310,17 @@ def irls_m_estimator(X, y, weights, c, max_iter=500, tol=1e-12):
     -------
     MFit
 
+    Warns
+    -----
+    RuntimeWarning
+        If the iteration stops at ``max_iter`` without meeting the stopping rule (the result
+        then has ``converged=False``).
+
     Raises
     ------
     ValueError
-        If an argument is invalid, ``weights`` returns a bad array, the scale is 0, or
-        the weighted problem becomes singular.
+        If an argument is invalid, ``weights`` returns a bad array (non-finite, negative or
+        of the wrong shape), the scale is 0, or the weighted problem becomes singular.
     """
     X = check.design(X)
     y = check.vector(y, X.shape[0], "y")
@@ -325,6 +332,8 @@ def irls_m_estimator(X, y, weights, c, max_iter=500, tol=1e-12):
         if s <= 1e-14 * max(1.0, np.abs(y).max()):
             raise ValueError("the MAD scale of the residuals is 0: more than half of the points are fitted exactly")
         w = check.returned(weights(r / s, c), "weights", y.shape)
+        if np.any(w < 0):
+            raise ValueError("weights must return non-negative weights")
         sw = np.sqrt(w)
         if np.linalg.matrix_rank(sw[:, None] * X) < X.shape[1]:
             raise ValueError("the weighted design matrix is rank-deficient: too many zero weights")
@@ -333,6 +342,9 @@ def irls_m_estimator(X, y, weights, c, max_iter=500, tol=1e-12):
         beta, r = new, y - X @ new
         if done:
             break
+    if not done:
+        warnings.warn(f"irls_m_estimator did not converge in max_iter = {max_iter} steps; the result is "
+                      "marked converged=False", RuntimeWarning, stacklevel=2)
     s = _mad0(r)
     return MFit(beta, s, weights(r / s, c), it, bool(done))
 
@@ -588,7 +600,8 @@ def _t_pvalues(X, y):
     n, p = X.shape
     beta, e, _ = _ols(X, y)
     s2 = e @ e / (n - p)
-    se = np.sqrt(s2 * np.diag(np.linalg.inv(X.T @ X)))
+    R_inv = np.linalg.inv(np.linalg.qr(X, mode="r"))     # diag((XᵀX)⁻¹) = row norms² of R⁻¹,
+    se = np.sqrt(s2 * np.sum(R_inv**2, axis=1))          # without forming XᵀX
     return 2 * scipy.stats.t.sf(np.abs(beta / se), n - p)
 
 

@@ -16,7 +16,7 @@ import numpy as np
 from mlnotes import _validate as check
 
 __all__ = [
-    "taylor_series_kernel", "exponentiated_quadratic", "polynomial_features",
+    "taylor_series_kernel", "exponentiated_quadratic", "polynomial_feature_map",
     "periodic_kernel", "fourier_coefficients", "fourier_rkhs_inner",
     "gaussian_mercer", "nystrom_eigenfunctions", "rkhs_norm", "rkhs_evaluate",
 ]
@@ -63,12 +63,16 @@ def _multi_indices(d, degree):
     return np.array(idx, dtype=int).reshape(-1, d)
 
 
-def _hermite_functions(u, n_terms):
-    """``H_k(u) / sqrt(2^k k!)`` for ``k < n_terms`` by the stable three-term recurrence."""
+def _hermite_functions(u, n_terms, weight):
+    """``weight * H_k(u) / sqrt(2^k k!)`` for ``k < n_terms`` by the three-term recurrence.
+
+    The weight enters at ``k = 0`` (the recurrence is linear), so where it underflows to 0 the
+    values are 0 instead of ``0 * inf = nan`` from a polynomial that overflows.
+    """
     h = np.empty(u.shape + (n_terms,))
-    h[..., 0] = 1.0
+    h[..., 0] = weight
     if n_terms > 1:
-        h[..., 1] = np.sqrt(2.0) * u
+        h[..., 1] = np.sqrt(2.0) * u * weight
     for k in range(1, n_terms - 1):
         h[..., k + 1] = np.sqrt(2.0 / (k + 1)) * u * h[..., k] - np.sqrt(k / (k + 1)) * h[..., k - 1]
     return h
@@ -88,6 +92,11 @@ def taylor_series_kernel(X, Y, coeffs):
     Returns
     -------
     K : ndarray, shape (n, m)
+
+    Raises
+    ------
+    ValueError
+        For invalid input, a negative coefficient, or a sum that overflows (naming ``coeffs``).
     """
     X, Y = check.point_sets(X, Y)
     a = check.vector(coeffs, None, "coeffs")
@@ -95,8 +104,12 @@ def taylor_series_kernel(X, Y, coeffs):
         raise ValueError("coeffs must be non-negative (a_n >= 0 makes the kernel PSD)")
     G = X @ Y.T
     K = np.full_like(G, a[-1])
-    for a_n in a[-2::-1]:                  # Horner's rule
-        K = K * G + a_n
+    with np.errstate(over="ignore", invalid="ignore"):
+        for a_n in a[-2::-1]:              # Horner's rule
+            K = K * G + a_n
+    if not np.all(np.isfinite(K)):
+        raise ValueError("the series sum_n a_n <x, y>^n overflows for these X, Y and coeffs "
+                         "(|<x, y>| too large for the number of terms)")
     return K
 
 
@@ -113,19 +126,33 @@ def exponentiated_quadratic(X, Y, ell):
     Returns
     -------
     K : ndarray, shape (n, m)
+
+    Notes
+    -----
+    The squared distances use ``||x||^2 + ||y||^2 - 2 xᵀy`` after both point sets are centred
+    on their common mean (as ``mlnotes.kernels.rbf_kernel``): a common shift leaves the
+    distances unchanged and keeps the cancellation small for data far from the origin.
     """
+    same = Y is None
     X, Y = check.point_sets(X, Y)
     ell = check.positive(ell, "ell")
-    sq = (X**2).sum(1)[:, None] + (Y**2).sum(1)[None, :] - 2 * X @ Y.T
-    return np.exp(-np.maximum(sq, 0.0) / (2 * ell**2))
+    centre = np.vstack([X, Y]).mean(axis=0)
+    X, Y = X - centre, Y - centre
+    sq = np.maximum((X**2).sum(1)[:, None] + (Y**2).sum(1)[None, :] - 2 * X @ Y.T, 0.0)
+    if same:
+        sq = (sq + sq.T) / 2
+        np.fill_diagonal(sq, 0.0)
+    return np.exp(-sq / (2 * ell**2))
 
 
-def polynomial_features(X, degree, c=1.0):
+def polynomial_feature_map(X, degree, c=1.0):
     """Explicit features of ``(c + <x, y>)^degree`` with multinomial weights.
 
     ``phi_m(x) = sqrt(degree! / (m! (degree - |m|)!) c^(degree - |m|)) x^m`` for every
     multi-index ``|m| <= degree`` (only ``|m| = degree`` when ``c = 0``), so that
-    ``phi(x)ᵀphi(y) = (c + xᵀy)^degree`` exactly.
+    ``phi(x)ᵀphi(y) = (c + xᵀy)^degree`` exactly. (Not to be confused with
+    ``mlnotes.model_selection.polynomial_features``, the one-dimensional design matrix of
+    chapter 11.)
 
     Parameters
     ----------
@@ -139,6 +166,11 @@ def polynomial_features(X, degree, c=1.0):
     -------
     Phi : ndarray, shape (n, F)
         ``F = C(d + degree, d)`` features (``C(d + degree - 1, d - 1)`` if ``c = 0``).
+
+    Raises
+    ------
+    ValueError
+        For invalid input, more than 10^6 features, or features that overflow (naming ``X``).
     """
     X = check.matrix(X, "X")
     degree = check.count(degree, "degree", low=1)
@@ -146,30 +178,38 @@ def polynomial_features(X, degree, c=1.0):
     m = _multi_indices(X.shape[1], degree)
     if c == 0:
         m = m[m.sum(1) == degree]
-    fact = np.array([math.factorial(j) for j in range(degree + 1)], dtype=float)
+    log_fact = np.array([math.lgamma(j + 1) for j in range(degree + 1)])   # no overflow
     rest = degree - m.sum(1)
-    weight = np.sqrt(fact[degree] / (fact[m].prod(1) * fact[rest]) * c**rest)
-    return weight * np.prod(X[:, None, :] ** m[None, :, :], axis=2)
+    log_c = np.where(rest > 0, rest * np.log(c if c > 0 else 1.0), 0.0)
+    weight = np.exp(0.5 * (log_fact[degree] - log_fact[m].sum(1) - log_fact[rest] + log_c))
+    with np.errstate(over="ignore", invalid="ignore"):
+        Phi = weight * np.prod(X[:, None, :] ** m[None, :, :], axis=2)
+    if not np.all(np.isfinite(Phi)):
+        raise ValueError(f"the degree-{degree} features of X overflow (entries of X too large)")
+    return Phi
 
 
 # ---------------------------------------------------------------- periodic (Fourier) case
-def periodic_kernel(k_hat, x, y):
+def periodic_kernel(x, y, k_hat):
     """Translation-invariant periodic kernel ``k(x, y) = sum_l k_hat[l] exp(i l (x - y))``.
+
+    The one implementation of the book (chapter 47 uses it too, with the two-sided array
+    ``np.r_[c[:0:-1], c]`` built from coefficients ``c_0..c_L``).
 
     Parameters
     ----------
-    k_hat : array_like, shape (2L + 1,)
-        Non-negative coefficients for ``l = -L..L``, symmetric in ``l`` (so ``k`` is real).
     x : array_like, shape (n,)
     y : array_like, shape (m,)
+    k_hat : array_like, shape (2L + 1,)
+        Non-negative coefficients for ``l = -L..L``, symmetric in ``l`` (so ``k`` is real).
 
     Returns
     -------
     K : ndarray, shape (n, m)
         ``k_hat[0] + 2 sum_{l >= 1} k_hat[l] cos(l (x_i - y_j))`` (real).
     """
-    k_hat = _kernel_spectrum(k_hat)
     x, y = check.vector(x, None, "x"), check.vector(y, None, "y")
+    k_hat = _kernel_spectrum(k_hat)
     L = k_hat.size // 2
     t = x[:, None] - y[None, :]
     l = np.arange(1, L + 1)
@@ -214,6 +254,12 @@ def fourier_rkhs_inner(f_hat, g_hat, k_hat):
     -------
     complex
         The inner product (real when ``f`` and ``g`` are real functions).
+
+    Raises
+    ------
+    ValueError
+        For shapes that differ, a ``k_hat`` that is not positive and symmetric, or a sum that
+        overflows (naming ``k_hat``).
     """
     k_hat = _kernel_spectrum(k_hat, positive=True)
     f_hat = _centred_coefficients(f_hat, "f_hat")
@@ -221,7 +267,12 @@ def fourier_rkhs_inner(f_hat, g_hat, k_hat):
     if f_hat.shape != k_hat.shape or g_hat.shape != k_hat.shape:
         raise ValueError(f"f_hat and g_hat must have the shape of k_hat {k_hat.shape}, "
                          f"got {f_hat.shape} and {g_hat.shape}")
-    return complex(np.sum(f_hat * np.conj(g_hat) / k_hat))
+    with np.errstate(over="ignore", invalid="ignore"):
+        value = complex(np.sum(f_hat * np.conj(g_hat) / k_hat))
+    if not np.isfinite(value):
+        raise ValueError("the sum f_hat conj(g_hat) / k_hat overflows: k_hat is too small where "
+                         "f_hat and g_hat are not (the functions are not in this RKHS numerically)")
+    return value
 
 
 # ---------------------------------------------------------------- eigen-expansion (Mercer)
@@ -258,8 +309,7 @@ def gaussian_mercer(a, b, n_terms):
 
     def eigenfunctions(x):
         x = check.vector(x, None, "x")
-        h = _hermite_functions(np.sqrt(2 * c) * x, n_terms)
-        return (c / a) ** 0.25 * np.exp(-(c - a) * x**2)[:, None] * h
+        return _hermite_functions(np.sqrt(2 * c) * x, n_terms, (c / a) ** 0.25 * np.exp(-(c - a) * x**2))
 
     return lam, eigenfunctions
 
@@ -286,6 +336,13 @@ def nystrom_eigenfunctions(kernel, X_sample, n_terms):
         Estimated eigenvalues, decreasing.
     eigenfunctions : callable
         ``eigenfunctions(X)`` maps points of shape ``(m, d)`` to an array ``(m, n_terms)``.
+
+    Raises
+    ------
+    ValueError
+        If the Gram matrix is not symmetric positive semi-definite, or has fewer than
+        ``n_terms`` eigenvalues above rounding level (``n eps mu_max``, numpy's rank
+        tolerance): the eigenfunctions of rounding noise would be meaningless.
     """
     check.function(kernel, "kernel")
     X_sample = check.matrix(X_sample, "X_sample")
@@ -294,14 +351,22 @@ def nystrom_eigenfunctions(kernel, X_sample, n_terms):
     if n_terms > n:
         raise ValueError(f"n_terms must be at most the sample size {n}, got {n_terms}")
     K = check.returned(kernel(X_sample, X_sample), "kernel", shape=(n, n))
+    scale = max(np.abs(K).max(), np.finfo(float).tiny)
+    if not np.allclose(K, K.T, rtol=1e-10, atol=1e-12 * scale):
+        raise ValueError("kernel must return a symmetric Gram matrix on X_sample")
     mu, V = np.linalg.eigh((K + K.T) / 2)
+    if mu[0] < -1e-10 * scale:
+        raise ValueError(f"kernel is not positive semi-definite: its Gram matrix on X_sample has "
+                         f"the eigenvalue {mu[0]:.3g}")
     mu, V = mu[::-1][:n_terms], V[:, ::-1][:, :n_terms]
-    if np.any(mu <= 0):
-        raise ValueError("kernel Gram matrix has fewer than n_terms positive eigenvalues")
+    if mu[-1] <= n * np.finfo(float).eps * max(mu[0], scale):     # numpy's rank tolerance
+        raise ValueError(f"the kernel Gram matrix has fewer than n_terms = {n_terms} eigenvalues "
+                         "above rounding level; lower n_terms")
 
     def eigenfunctions(X):
         X = check.matrix_with_columns(X, X_sample.shape[1], "X")
-        return kernel(X, X_sample) @ V * (np.sqrt(n) / mu)
+        K_x = check.returned(kernel(X, X_sample), "kernel", shape=(X.shape[0], n))
+        return K_x @ V * (np.sqrt(n) / mu)
 
     return mu / n, eigenfunctions
 
@@ -315,18 +380,20 @@ def rkhs_norm(alpha, K):
     alpha : array_like, shape (n,)
         Coefficients.
     K : array_like, shape (n, n)
-        Symmetric Gram matrix ``k(x_i, x_j)``.
+        Symmetric positive semi-definite Gram matrix ``k(x_i, x_j)``.
 
     Returns
     -------
     float
+
+    Raises
+    ------
+    ValueError
+        If ``K`` is not symmetric positive semi-definite or ``alpha`` has the wrong length.
     """
-    K = check.square(K, "K", symmetric=True)
+    K = check.psd(K, None, "K")
     alpha = check.vector(alpha, K.shape[0], "alpha")
-    q = float(alpha @ K @ alpha)
-    if q < -1e-10 * max(1.0, np.abs(K).max()) * (alpha @ alpha):
-        raise ValueError("K must be positive semi-definite: alphaᵀ K alpha < 0")
-    return float(np.sqrt(max(q, 0.0)))
+    return float(np.sqrt(max(float(alpha @ K @ alpha), 0.0)))     # >= -rounding for PSD K
 
 
 def rkhs_evaluate(alpha, X, kernel, x):

@@ -22,9 +22,26 @@ __all__ = ["tikhonov_least_squares", "tikhonov_kernel", "tikhonov_kernel_logisti
 
 
 # ------------------------------------------------------------------ Tikhonov solutions
+
+def _gram(K, name="K"):
+    """``K`` as a stack (..., n, n) of symmetric positive semi-definite Gram matrices."""
+    K = check.square_stack(K, name)
+    scale = max(float(np.abs(K).max()), np.finfo(float).tiny)
+    if not np.allclose(K, np.swapaxes(K, -1, -2), rtol=1e-10, atol=1e-12 * scale):
+        raise ValueError(f"{name} must be symmetric (a Gram matrix)")
+    try:                      # Cholesky of K + 1e-10 max|K| I: fails iff an eigenvalue is below -1e-10 max|K|
+        np.linalg.cholesky(0.5 * (K + np.swapaxes(K, -1, -2)) + 1e-10 * scale * np.eye(K.shape[-1]))
+    except np.linalg.LinAlgError:
+        raise ValueError(f"{name} must be positive semi-definite (a Gram matrix has no negative eigenvalue)") from None
+    return K
+
 def tikhonov_least_squares(X, y, lam):
     """Tikhonov least squares ``w = (XᵀX + n lam I)⁻¹ Xᵀ y``, the minimiser of
     ``(1/n) ||y - X w||^2 + lam ||w||^2`` (no intercept).
+
+    Computed as the least-squares solution of the stacked system ``[X; sqrt(n lam) I] w ≈ [y; 0]``
+    (``numpy.linalg.lstsq``), whose normal equations are the ones above; forming ``XᵀX`` would
+    lose digits when the columns of ``X`` are far from the origin.
 
     Parameters
     ----------
@@ -43,8 +60,11 @@ def tikhonov_least_squares(X, y, lam):
         If ``X`` or ``y`` is not finite or of the wrong shape, or ``lam <= 0``.
     """
     X = check.matrix(X)
+    y = check.vector(y, X.shape[0], "y")
     lam = check.positive(lam, "lam")
-    return kernels.ridge(X, y, X.shape[0] * lam)
+    n, d = X.shape
+    A = np.vstack([X, np.sqrt(n * lam) * np.eye(d)])
+    return np.linalg.lstsq(A, np.r_[y, np.zeros(d)], rcond=None)[0]
 
 
 def tikhonov_kernel(K, y, lam):
@@ -57,7 +77,7 @@ def tikhonov_kernel(K, y, lam):
     ----------
     K : array_like, shape (n, n) or (B, n, n)
         Symmetric positive semi-definite Gram matrix of the training points (or a batch of
-        them, solved together without the PSD check).
+        them, solved together).
     y : array_like, shape (n,) or (B, n)
     lam : float
         Positive penalty.
@@ -75,7 +95,7 @@ def tikhonov_kernel(K, y, lam):
     if K.ndim == 2:
         K = check.square(K, "K", symmetric=True)
         return kernels.kernel_ridge(K, y, K.shape[0] * check.positive(lam, "lam"))
-    K, y = check.square_stack(K), check.finite(y, "y")          # a batch of problems, shape (B, n, n)
+    K, y = _gram(K), check.finite(y, "y")                       # a batch of problems, shape (B, n, n)
     if y.shape != K.shape[:-1]:
         raise ValueError(f"y must have shape {K.shape[:-1]}, got {y.shape}")
     n = K.shape[-1]
@@ -112,7 +132,7 @@ def tikhonov_kernel_logistic(K, y, lam, tol=1e-10, max_iter=50):
     ValueError
         If an input is invalid or Newton's method does not converge in ``max_iter`` steps.
     """
-    K = check.square_stack(K)
+    K = _gram(K)
     n = K.shape[-1]
     y = check.finite(y, "y")
     if y.shape != K.shape[:-1] or not np.all(np.isin(y, (-1, 1))):
@@ -311,9 +331,11 @@ def gd_kernel_path(K, y, step, T, loss="square"):
     Raises
     ------
     ValueError
-        If an input is invalid or the shapes of ``K`` and ``y`` do not match.
+        If an input is invalid, the shapes of ``K`` and ``y`` do not match, ``K`` is not a
+        symmetric positive semi-definite Gram matrix, or the iteration diverges (``step`` too
+        large).
     """
-    K = check.square_stack(K)
+    K = _gram(K)
     y = check.finite(y, "y")
     if y.shape != K.shape[:-1]:
         raise ValueError(f"y must have shape {K.shape[:-1]}, got {y.shape}")
@@ -321,10 +343,13 @@ def gd_kernel_path(K, y, step, T, loss="square"):
     loss = check.choice(loss, ("square", "logistic"), "loss")
     n = K.shape[-1]
     alphas = np.zeros(y.shape[:-1] + (T + 1, n))
-    for t in range(T):
-        f = np.einsum("...ij,...j->...i", K, alphas[..., t, :])
-        dl = 2 * (f - y) if loss == "square" else -y * expit(-y * f)
-        alphas[..., t + 1, :] = alphas[..., t, :] - step / n * dl
+    with np.errstate(over="ignore", invalid="ignore"):
+        for t in range(T):
+            f = np.einsum("...ij,...j->...i", K, alphas[..., t, :])
+            dl = 2 * (f - y) if loss == "square" else -y * expit(-y * f)
+            alphas[..., t + 1, :] = alphas[..., t, :] - step / n * dl
+    if not np.all(np.isfinite(alphas)):
+        raise ValueError(f"step = {step:g} is too large: gradient descent diverged (non-finite coefficients)")
     return alphas
 
 

@@ -197,11 +197,13 @@ def one_sided_derivatives(f, x, h=1e-6):
     ------
     ValueError
         If ``f`` is not callable or returns non-finite values or the wrong shape, ``x`` is not
-        finite or ``h`` is not positive.
+        finite, or ``h`` is not positive or below the float spacing at some ``x``.
     """
     f = check.function(f, "f")
     x = check.finite(x, "x")
     h = check.positive(h, "h")
+    if np.any((x + h == x) | (x - h == x)):
+        raise ValueError(f"h = {h:g} is below the float spacing at some x: x ± h == x there")
     fx, fm, fp = (_call(f, "f", z, shape=x.shape) for z in (x, x - h, x + h))
     return (fx - fm) / h, (fp - fx) / h
 

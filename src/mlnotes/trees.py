@@ -452,6 +452,17 @@ def chernoff_majority_bound(T, gamma):
     return np.exp(-((mu - T) ** 2) / (2 * mu))
 
 
+def _members(trees, name):
+    """``trees`` as a non-empty list of fitted :class:`DecisionTree` objects (an ensemble)."""
+    if not isinstance(trees, (list, tuple)) or len(trees) == 0:
+        raise ValueError(f"{name} must be a non-empty list of fitted DecisionTree objects, got "
+                         f"{type(trees).__name__}{' of length 0' if isinstance(trees, (list, tuple)) else ''}")
+    for t in trees:
+        if not isinstance(t, DecisionTree) or getattr(t, "left", None) is None:
+            raise ValueError(f"{name} must hold fitted DecisionTree objects, got {type(t).__name__}")
+    return list(trees)
+
+
 # ------------------------------------------------------------------------ bagging
 @dataclass(repr=False)
 class BaggingResult:
@@ -461,6 +472,9 @@ class BaggingResult:
     in_bag: np.ndarray          # (B, n) number of times point i is in bootstrap b
     oob_prediction: np.ndarray  # (n,) out-of-bag prediction (nan where never out of bag)
     oob_error: float
+
+    def __post_init__(self):
+        self.trees = _members(self.trees, "trees")
 
     def __repr__(self):
         return f"BaggingResult(n_trees={len(self.trees)}, oob_error={self.oob_error:.4f})"
@@ -539,6 +553,9 @@ class AdaBoostResult:
     alpha: np.ndarray
     eps: np.ndarray
     Z: np.ndarray
+
+    def __post_init__(self):
+        self.stumps = _members(self.stumps, "stumps")
 
     def __repr__(self):
         return f"AdaBoostResult(rounds={len(self.stumps)})"
@@ -632,6 +649,9 @@ class GradientBoostingResult:
     learning_rate: float
     loss: str
     train_loss: np.ndarray      # (M + 1,) mean training loss after 0, 1, ..., M rounds
+
+    def __post_init__(self):
+        self.trees = _members(self.trees, "trees")
 
     def __repr__(self):
         return (f"GradientBoostingResult(loss={self.loss!r}, rounds={len(self.trees)}, "

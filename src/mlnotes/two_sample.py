@@ -29,9 +29,12 @@ __all__ = [
 ]
 
 _ALTERNATIVES = ("two-sided", "greater", "less")
-# method="auto" uses the exact null law up to these sizes (its cost grows like (nm)² and n³)
+# method="auto" uses the exact null law up to these sizes (its cost grows like (nm)² and n³);
+# beyond the LIMITs the exact laws are refused (minutes of work, gigabytes of memory)
 EXACT_MAX_MN = 10_000
 EXACT_MAX_N = 400
+EXACT_LIMIT_MN = 100_000
+EXACT_LIMIT_N = 1_000
 
 
 class TTestResult(NamedTuple):
@@ -73,6 +76,7 @@ def _t_pvalue(t, df, alternative):
 
 
 def _t_result(estimate, se, df, alternative, alpha):
+    check.finite_result([estimate, se, df], "x and y")
     if not se > 0:
         raise ValueError("x and y must not both be constant: the standard error is 0")
     t = estimate / se
@@ -108,6 +112,12 @@ def midranks(v):
     return (top - (counts - 1) / 2)[inverse], counts
 
 
+def _exact_size_mn(n, m, names):
+    if n * m > EXACT_LIMIT_MN:
+        raise ValueError(f"{names[0]} and {names[1]} are too large for the exact Mann–Whitney null law "
+                         f"(n m = {n * m} > {EXACT_LIMIT_MN}): use the normal approximation")
+
+
 def _exact_tail_pvalue(pmf, w, alternative):
     """``P(W >= w)``, ``P(W <= w)`` or twice the smaller, from the pmf on 0, 1, ..., len-1."""
     k = int(round(w))
@@ -133,7 +143,8 @@ def pooled_variance(x, y):
     """
     x, y = check.sample(x, "x", 2), check.sample(y, "y", 2)
     n, m = x.size, y.size
-    return float(((n - 1) * sample_mean_var(x)[1] + (m - 1) * sample_mean_var(y)[1]) / (n + m - 2))
+    s2 = ((n - 1) * sample_mean_var(x)[1] + (m - 1) * sample_mean_var(y)[1]) / (n + m - 2)
+    return float(check.finite_result(s2, "x and y"))
 
 
 def _estimate_se_df(x, y, equal_var):
@@ -224,6 +235,7 @@ def t_power(delta, sigma, n, m, alpha=0.05, alternative="two-sided"):
     n, m = check.count(n, "n", low=2), check.count(m, "m", low=2)
     alpha = check.level(alpha)
     alternative = check.choice(alternative, _ALTERNATIVES, "alternative")
+    n, m = float(n), float(m)                    # a huge Python int is not a numpy number
     df, nc = n + m - 2, delta / (sigma * np.sqrt(1 / n + 1 / m))
     # P(T < -c) for T ~ nct(df, nc) is P(T' > c) for T' = -T ~ nct(df, -nc); written with sf
     # because scipy's nct.cdf returns NaN far in the lower tail (e.g. df=98, nc=10).
@@ -234,6 +246,9 @@ def t_power(delta, sigma, n, m, alpha=0.05, alternative="two-sided"):
     else:
         c = scipy.stats.t.ppf(1 - alpha / 2, df)
         power = scipy.stats.nct.sf(c, df, nc) + scipy.stats.nct.sf(c, df, -nc)
+    if np.any(np.isnan(power)):
+        raise ValueError(f"the non-central t law could not be evaluated for n={n:g}, m={m:g} "
+                         "(scipy returned NaN): use approx_power for such sizes")
     return float(power) if np.ndim(power) == 0 else power
 
 
@@ -264,8 +279,8 @@ def approx_power(delta, sigma, n, alpha=0.05, m=None):
     """
     delta = check.finite(delta, "delta")
     sigma = check.positive(sigma, "sigma")
-    n = check.count(n, "n")
-    m = n if m is None else check.count(m, "m")
+    n = float(check.count(n, "n"))
+    m = n if m is None else float(check.count(m, "m"))
     z = scipy.stats.norm.ppf(1 - check.level(alpha) / 2)
     shift = delta / (sigma * np.sqrt(1 / n + 1 / m))
     return 1 - normal_cdf(z - shift) + normal_cdf(-z - shift)
@@ -306,8 +321,15 @@ def mw_null_pmf(n, m):
     -------
     ndarray of shape (n m + 1,)
         ``P(U_Y = u)`` for ``u = 0, 1, ..., n m``.
+
+    Raises
+    ------
+    ValueError
+        If ``n`` or ``m`` is not a positive integer, or ``n m`` exceeds 100000 (the
+        recursion would take minutes and gigabytes; use the normal approximation).
     """
     n, m = check.count(n, "n"), check.count(m, "m")
+    _exact_size_mn(n, m, ("n", "m"))
     row = [np.ones(1) for _ in range(m + 1)]            # p_{0, j} = δ_0
     for i in range(1, n + 1):
         new = [np.ones(1)]                             # p_{i, 0} = δ_0
@@ -345,10 +367,12 @@ def mann_whitney_u(x, y, alternative="two-sided", method="auto"):
     alternative = check.choice(alternative, _ALTERNATIVES, "alternative")
     method = check.choice(method, ("auto", "exact", "normal"), "method")
     n, m = x.size, y.size
-    u = float(np.sum(x[:, None] < y[None, :]) + 0.5 * np.sum(x[:, None] == y[None, :]))
-    _, ties = midranks(np.concatenate([x, y]))
+    ranks, ties = midranks(np.concatenate([x, y]))
+    u = float(ranks[n:].sum() - m * (m + 1) / 2)    # = #{X_i < Y_j} + #{X_i = Y_j}/2, in O(N log N)
     if method == "exact" and np.any(ties > 1):
         raise ValueError("x and y must have no tied values for method='exact'")
+    if method == "exact":
+        _exact_size_mn(n, m, ("x", "y"))
     if method == "exact" or (method == "auto" and not np.any(ties > 1) and n * m <= EXACT_MAX_MN):
         return RankTestResult(u, _exact_tail_pvalue(mw_null_pmf(n, m), u, alternative), "exact")
     N = n + m
@@ -391,6 +415,7 @@ def hodges_lehmann(x, y, alpha=0.05):
     x, y = check.sample(x, "x"), check.sample(y, "y")
     alpha = check.level(alpha)
     n, m = x.size, y.size
+    _exact_size_mn(n, m, ("x", "y"))
     D = np.sort((y[None, :] - x[:, None]).ravel())
     cdf = np.cumsum(mw_null_pmf(n, m))
     k = int(np.sum(cdf <= alpha / 2 * (1 + 1e-12)))
@@ -442,8 +467,16 @@ def signed_rank_null_pmf(n):
     -------
     ndarray of shape (n(n+1)/2 + 1,)
         ``P(W_+ = w)`` for ``w = 0, 1, ..., n(n+1)/2``.
+
+    Raises
+    ------
+    ValueError
+        If ``n`` is not a positive integer or exceeds 1000 (use the normal approximation).
     """
     n = check.count(n, "n")
+    if n > EXACT_LIMIT_N:
+        raise ValueError(f"n must be at most {EXACT_LIMIT_N} for the exact null law of W_+, got {n}: "
+                         "use the normal approximation")
     p = np.ones(1)
     for k in range(1, n + 1):
         p = 0.5 * (np.concatenate([p, np.zeros(k)]) + np.concatenate([np.zeros(k), p]))
@@ -482,6 +515,9 @@ def signed_rank(d, alternative="two-sided", method="auto"):
     clean = nz.size == d.size and not np.any(ties > 1)
     if method == "exact" and not clean:
         raise ValueError("d must have no zeros and no tied |d| for method='exact'")
+    if method == "exact" and n > EXACT_LIMIT_N:
+        raise ValueError(f"d has {n} differences, too many for the exact null law (at most "
+                         f"{EXACT_LIMIT_N}): use method='normal'")
     if method == "exact" or (method == "auto" and clean and n <= EXACT_MAX_N):
         return RankTestResult(w, _exact_tail_pvalue(signed_rank_null_pmf(n), w, alternative), "exact")
     sd = np.sqrt(n * (n + 1) * (2 * n + 1) / 24 - np.sum(ties**3 - ties) / 48)

@@ -9,7 +9,9 @@ samples) so that several estimators can share the same random numbers. ``log_joi
 maps an array ``z`` of shape ``(..., d)`` to ``log p(x, z)`` of shape ``(...)``.
 Logarithms are natural.
 """
+import warnings
 from contextlib import contextmanager
+from dataclasses import dataclass
 
 import numpy as np
 import scipy.special
@@ -18,6 +20,7 @@ from mlnotes import _validate as check
 
 __all__ = [
     "gaussian_entropy", "gaussian_kl", "elbo", "linear_regression_elbo", "cavi_linear_regression",
+    "RegressionEMResult", "em_regression_v2", "em_regression_v3", "regression_v3_elbo", "cavi_regression_v3",
     "score_gradient", "reparam_gradient", "log_weights", "iwae_bound", "bbvi_gaussian",
     "sleep_gradient", "sleep_phase", "linear_vae_elbo", "planar_flow", "radial_flow",
     "fantasy_regression",
@@ -243,6 +246,255 @@ def cavi_linear_regression(X, y, lam, a, b, n_iter=50):
         shape, rate = a + N / 2, b + 0.5 * (r @ r + np.sum(XtX * Sigma))
         elbos.append(_regression_elbo(X, y, lam, a, b, mu, Sigma, log_det, shape, rate))
     return mu, Sigma, shape, rate, check.no_nan_result(np.array(elbos), "X and y")
+
+
+# ------------------------------------------------- models V2 and V3 of the Hub: EM and VI
+
+@dataclass(frozen=True, repr=False)
+class RegressionEMResult:
+    """Outcome of EM for the MAP weights of Bayesian linear regression with integrated precisions.
+
+    Attributes
+    ----------
+    w : ndarray, shape (d,)
+        The final weights.
+    e_alpha, e_lambda : float
+        ``E[α]`` and ``E[λ]`` under the final E-step's ``q`` (``e_lambda`` is the fixed ``λ``
+        of model V2).
+    objective : ndarray, shape (n_iter + 1,)
+        ``log p(y, w | X)`` (the precisions integrated out) at ``w0`` and after each EM step.
+    n_iter : int
+    converged : bool
+        Whether a step raised the objective by less than ``tol``.
+    """
+
+    w: np.ndarray
+    e_alpha: float
+    e_lambda: float
+    objective: np.ndarray
+    n_iter: int
+    converged: bool
+
+    def __repr__(self):
+        return (f"RegressionEMResult(d={self.w.size}, objective={self.objective[-1]:.6g}, "
+                f"n_iter={self.n_iter}, converged={self.converged})")
+
+
+def _log_student(sq, k, a, b):
+    """``log ∫ N(v | 0, I/τ) Gamma(τ | a, b) dτ`` for a ``k``-vector ``v`` with ``‖v‖² = sq``."""
+    return float(a * np.log(b) - scipy.special.gammaln(a) + scipy.special.gammaln(a + k / 2)
+                 - (a + k / 2) * np.log(b + sq / 2) - k / 2 * np.log(2 * np.pi))
+
+
+def _em_regression(X, y, a, b, lam, ef, w0, max_iter, tol, what):
+    """Shared EM loop of models V2 (``ef`` None, fixed ``lam``) and V3 (``ef = (e, f)``)."""
+    (N, d) = X.shape
+    w = np.zeros(d) if w0 is None else check.vector(w0, d, "w0")
+    max_iter, tol = check.count(max_iter, "max_iter"), check.nonnegative(tol, "tol")
+
+    def objective(w):
+        r = y - X @ w
+        prior = (d / 2 * np.log(lam / (2 * np.pi)) - lam / 2 * (w @ w) if ef is None
+                 else _log_student(w @ w, d, *ef))
+        return _log_student(r @ r, N, a, b) + prior
+
+    with np.errstate(over="ignore", invalid="ignore"):
+        history, converged = [objective(w)], False
+    if not np.isfinite(history[0]):
+        raise ValueError(f"{what}: the objective at w0 is not finite (X and y overflow)")
+    for n_iter in range(1, max_iter + 1):
+        r = y - X @ w                                                        # E-step: q(α), q(λ)
+        e_alpha = (a + N / 2) / (b + (r @ r) / 2)
+        e_lambda = lam if ef is None else (ef[0] + d / 2) / (ef[1] + (w @ w) / 2)
+        A = np.vstack([np.sqrt(e_alpha) * X, np.sqrt(e_lambda) * np.eye(d)])   # M-step: ridge by lstsq
+        w = np.linalg.lstsq(A, np.r_[np.sqrt(e_alpha) * y, np.zeros(d)], rcond=None)[0]
+        history.append(objective(w))
+        if not np.isfinite(history[-1]):
+            raise ValueError(f"{what}: the objective is not finite after step {n_iter} (X and y overflow)")
+        if tol > 0 and history[-1] - history[-2] < tol:
+            converged = True
+            break
+    if tol > 0 and not converged:
+        warnings.warn(f"{what} did not converge in max_iter={max_iter} steps; the result is the last "
+                      "iterate (converged=False)", RuntimeWarning, stacklevel=3)
+    r = y - X @ w
+    e_alpha = (a + N / 2) / (b + (r @ r) / 2)
+    e_lambda = lam if ef is None else (ef[0] + d / 2) / (ef[1] + (w @ w) / 2)
+    return RegressionEMResult(w, float(e_alpha), float(e_lambda), np.array(history), n_iter, converged)
+
+
+def em_regression_v2(X, y, lam, a, b, w0=None, max_iter=1000, tol=1e-12):
+    """EM for the MAP weights of model V2: the noise precision ``α`` is integrated out.
+
+    Model: ``y_i | w, α ~ N(x_iᵀw, 1/α)``, ``w ~ N(0, I/λ)`` (``λ`` fixed), ``α ~ Gamma(a, b)``.
+    EM maximises ``log p(y, w | X) = log p(w) + log ∫ p(y | w, α) p(α) dα`` over ``w``. E-step:
+    ``q(α) = p(α | y, w) = Gamma(a + N/2, b + ‖y - Xw‖²/2)``; M-step: the ridge solution
+    ``w = (λ I + E[α] XᵀX)⁻¹ E[α] Xᵀy`` (solved by least squares on the stacked system).
+
+    Parameters
+    ----------
+    X : array_like, shape (N, d)
+    y : array_like, shape (N,)
+    lam, a, b : float
+        Prior precision of ``w`` and the Gamma prior (shape, rate) of ``α``; positive.
+    w0 : array_like, shape (d,), optional
+        Starting weights (default 0).
+    max_iter : int
+        Maximum number of EM steps (>= 1).
+    tol : float
+        Stop when a step raises ``log p(y, w | X)`` by less than ``tol`` (>= 0; 0 runs all steps).
+
+    Returns
+    -------
+    RegressionEMResult
+        With ``objective`` the exact ``log p(y, w | X)`` (a Student-t term in closed form).
+
+    Raises
+    ------
+    ValueError
+        If an argument has the wrong shape, is not finite or not positive, or the objective
+        overflows. Warns (``RuntimeWarning``, ``converged=False``) if ``tol > 0`` is not met.
+    """
+    X, y, lam, a, b = _regression_inputs(X, y, lam, a, b)
+    return _em_regression(X, y, a, b, lam, None, w0, max_iter, tol, "em_regression_v2")
+
+
+def em_regression_v3(X, y, a, b, e, f, w0=None, max_iter=1000, tol=1e-12):
+    """EM for the MAP weights of model V3: both precisions ``α`` and ``λ`` are integrated out.
+
+    Model: ``y_i | w, α ~ N(x_iᵀw, 1/α)``, ``w | λ ~ N(0, I/λ)``, ``α ~ Gamma(a, b)``,
+    ``λ ~ Gamma(e, f)``. Given ``w`` the two precisions are independent, so the E-step is
+    ``q(α) q(λ)`` with ``q(α) = Gamma(a + N/2, b + ‖y - Xw‖²/2)`` and
+    ``q(λ) = Gamma(e + d/2, f + ‖w‖²/2)``; M-step ``w = (E[λ] I + E[α] XᵀX)⁻¹ E[α] Xᵀy``.
+
+    Parameters
+    ----------
+    X : array_like, shape (N, d)
+    y : array_like, shape (N,)
+    a, b, e, f : float
+        Gamma priors (shape, rate) of ``α`` and of ``λ``; positive.
+    w0, max_iter, tol
+        As in :func:`em_regression_v2`.
+
+    Returns
+    -------
+    RegressionEMResult
+        With ``objective`` the exact ``log p(y, w | X)`` (two Student-t terms).
+
+    Raises
+    ------
+    ValueError
+        As for :func:`em_regression_v2`.
+    """
+    X, y, _, a, b = _regression_inputs(X, y, 1.0, a, b)
+    e, f = check.positive(e, "e"), check.positive(f, "f")
+    return _em_regression(X, y, a, b, None, (e, f), w0, max_iter, tol, "em_regression_v3")
+
+
+def _gamma_terms(prior_shape, prior_rate, shape, rate):
+    """``E log Gamma(τ | prior) + H[Gamma(shape, rate)]`` and ``E ln τ`` under ``q = Gamma(shape, rate)``."""
+    e_log = scipy.special.digamma(shape) - np.log(rate)
+    value = (prior_shape * np.log(prior_rate) - scipy.special.gammaln(prior_shape) + (prior_shape - 1) * e_log
+             - prior_rate * shape / rate
+             + shape - np.log(rate) + scipy.special.gammaln(shape) + (1 - shape) * scipy.special.digamma(shape))
+    return value, e_log
+
+
+def _v3_elbo(X, y, a, b, e, f, mu, Sigma, log_det_Sigma, qa, qb, qe, qf):
+    N, d = X.shape
+    ga, e_log_alpha = _gamma_terms(a, b, qa, qb)
+    gl, e_log_lam = _gamma_terms(e, f, qe, qf)
+    r = y - X @ mu
+    e_sq = r @ r + np.sum((X @ Sigma) * X)                      # E_q ‖y - Xw‖²
+    return float(N / 2 * (e_log_alpha - np.log(2 * np.pi)) - qa / qb / 2 * e_sq       # E log p(y | w, α)
+                 + d / 2 * (e_log_lam - np.log(2 * np.pi)) - qe / qf / 2 * (mu @ mu + np.trace(Sigma))
+                 + ga + gl + 0.5 * (d * np.log(2 * np.pi * np.e) + log_det_Sigma))
+
+
+def regression_v3_elbo(X, y, a, b, e, f, mu, Sigma, q_alpha, q_lambda):
+    """ELBO of model V3 (see :func:`em_regression_v3`) for ``q(w) q(α) q(λ)``, in closed form.
+
+    ``q(w) = N(mu, Sigma)``, ``q(α) = Gamma(*q_alpha)``, ``q(λ) = Gamma(*q_lambda)`` (shape,
+    rate); ``E ln τ = ψ(shape) - ln rate`` for a Gamma factor.
+
+    Parameters
+    ----------
+    X : array_like, shape (N, d)
+    y : array_like, shape (N,)
+    a, b, e, f : float
+        The Gamma priors of ``α`` and ``λ`` (positive).
+    mu : array_like, shape (d,)
+    Sigma : array_like, shape (d, d)
+        Symmetric positive definite.
+    q_alpha, q_lambda : pair of float
+        (shape, rate) of ``q(α)`` and ``q(λ)``, positive.
+
+    Returns
+    -------
+    float
+
+    Raises
+    ------
+    ValueError
+        If an argument has the wrong shape, is not finite or not positive (``Sigma``
+        positive definite).
+    """
+    X, y, _, a, b = _regression_inputs(X, y, 1.0, a, b)
+    e, f = check.positive(e, "e"), check.positive(f, "f")
+    mu = check.vector(mu, X.shape[1], "mu")
+    Sigma, L = check.spd(Sigma, X.shape[1], "Sigma")
+    qa, qb = (check.positive(v, "q_alpha") for v in check.vector(q_alpha, 2, "q_alpha"))
+    qe, qf = (check.positive(v, "q_lambda") for v in check.vector(q_lambda, 2, "q_lambda"))
+    with np.errstate(over="ignore", invalid="ignore"):
+        value = _v3_elbo(X, y, a, b, e, f, mu, Sigma, 2 * np.sum(np.log(np.diag(L))), qa, qb, qe, qf)
+    return check.finite_result(value, "X, y and mu")
+
+
+def cavi_regression_v3(X, y, a, b, e, f, n_iter=50):
+    """Mean-field coordinate ascent for model V3: ``q(w) q(α) q(λ)``.
+
+    Starting from ``q(α)`` and ``q(λ)`` equal to their priors, each sweep updates
+    ``q(w) = N(μ, Σ)`` with ``Σ = (E[λ] I + E[α] XᵀX)⁻¹``, ``μ = E[α] Σ Xᵀy``; then
+    ``q(α) = Gamma(a + N/2, b + ½(‖y - Xμ‖² + tr(XᵀX Σ)))``; then
+    ``q(λ) = Gamma(e + d/2, f + ½(‖μ‖² + tr Σ))``.
+
+    Parameters
+    ----------
+    X, y, a, b, e, f
+        As in :func:`regression_v3_elbo`.
+    n_iter : int
+        Number of sweeps (at least 1).
+
+    Returns
+    -------
+    mu : ndarray, shape (d,)
+    Sigma : ndarray, shape (d, d)
+    q_alpha, q_lambda : tuple of float
+        (shape, rate) of the final Gamma factors.
+    elbo : ndarray, shape (3 n_iter,)
+        The ELBO after every factor update (w, α, λ in each sweep).
+
+    Raises
+    ------
+    ValueError
+        If an argument is invalid, or the computation overflows.
+    """
+    X, y, _, a, b = _regression_inputs(X, y, 1.0, a, b)
+    e, f = check.positive(e, "e"), check.positive(f, "f")
+    n_iter = check.count(n_iter, "n_iter")
+    qa, qb, qe, qf, elbos = a, b, e, f, []
+    with np.errstate(over="ignore", invalid="ignore"):
+        (N, d), XtX, Xty = X.shape, X.T @ X, X.T @ y
+        for _ in range(n_iter):
+            Sigma = np.linalg.inv(qe / qf * np.eye(d) + qa / qb * XtX)           # q(w)
+            mu, log_det = qa / qb * Sigma @ Xty, np.linalg.slogdet(Sigma)[1]
+            elbos.append(_v3_elbo(X, y, a, b, e, f, mu, Sigma, log_det, qa, qb, qe, qf))
+            r = y - X @ mu                                                      # q(α)
+            qa, qb = a + N / 2, b + 0.5 * (r @ r + np.sum(XtX * Sigma))
+            elbos.append(_v3_elbo(X, y, a, b, e, f, mu, Sigma, log_det, qa, qb, qe, qf))
+            qe, qf = e + d / 2, f + 0.5 * (mu @ mu + np.trace(Sigma))          # q(λ)
+            elbos.append(_v3_elbo(X, y, a, b, e, f, mu, Sigma, log_det, qa, qb, qe, qf))
+    return mu, Sigma, (qa, qb), (qe, qf), check.finite_result(np.array(elbos), "X and y")
 
 
 def score_gradient(log_joint, m, s, eps):
@@ -699,9 +951,17 @@ def fantasy_regression(X_s, T_s, X_new):
     n_features = 1 + D + D * (D + 1) // 2
     if S < n_features:
         raise ValueError(f"X_s must have at least {n_features} rows (one per feature), got {S}")
-    Phi = _quadratic_features(X_s)
-    try:                                              # the normal equations (Φᵀ Φ) β = Φᵀ T
-        beta = np.linalg.solve(Phi.T @ Phi, Phi.T @ T_s)
-    except np.linalg.LinAlgError:
-        raise ValueError("X_s: the quadratic features of the fantasies are linearly dependent") from None
-    return check.no_nan_result(_quadratic_features(X_new) @ beta, "X_s, T_s and X_new")
+    # Quadratic regression is unchanged by an affine change of the inputs, so centre and scale
+    # them first, and solve the least-squares problem by SVD (lstsq), not the normal equations:
+    # far from the origin the raw features are nearly collinear.
+    with np.errstate(over="ignore", invalid="ignore"):
+        centre, scale = X_s.mean(axis=0), check.finite_result(X_s.std(axis=0), "X_s")
+        if np.any(scale == 0):
+            raise ValueError("X_s: the quadratic features of the fantasies are linearly dependent "
+                             "(a coordinate is constant)")
+        Phi = _quadratic_features((X_s - centre) / scale)
+        beta, _, rank, sv = np.linalg.lstsq(Phi, T_s, rcond=None)
+        if rank < Phi.shape[1] or sv[-1] <= 1e-10 * sv[0]:
+            raise ValueError("X_s: the quadratic features of the fantasies are linearly dependent")
+        out = _quadratic_features((X_new - centre) / scale) @ beta
+    return check.finite_result(out, "X_s, T_s and X_new")

@@ -23,6 +23,18 @@ SPECS = {
     "friedman": (lambda: dict(Y=_Y2.copy()), {"Y": "array"}),
     "anova_design_matrix": (lambda: dict(levels_a=_a.copy(), levels_b=_b.copy(), coding="sum",
                                          interaction=True),
-                            {"levels_a": "array", "levels_b": "array?", "coding": "choice",
+                            {"levels_a": "array", "levels_b": "rows?", "coding": "choice",
                              "interaction": "bool"}),
+}
+CASES = {
+    "a level code far beyond the number of observations": (
+        "anova_design_matrix", lambda: dict(levels_a=np.array([0, 10**12])), "levels_a"),
+    "an unused level": ("anova_design_matrix", lambda: dict(levels_a=np.array([0, 2, 0, 2])), "levels_a"),
+    "group sizes of another length than alpha": (
+        "expected_mean_squares", lambda: dict(alpha=np.array([0.5, -0.5]), sigma=1.0, J=np.array([3, 4, 5])), "J"),
+    "interaction without a second factor": (
+        "anova_design_matrix", lambda: dict(levels_a=_a.copy(), interaction=True), "interaction"),
+    "groups whose batch shapes differ": (
+        "one_way_anova", lambda: dict(groups=[np.zeros((2, 3)) + np.arange(3), np.zeros((3, 3)) + np.arange(3)]),
+        "groups"),
 }

@@ -13,7 +13,7 @@ SPECS = {
                       {"X": "array", "perplexity": "positive", "tol": "positive", "max_steps": "count"}),
     "joint_p": (lambda: dict(X=_X, perplexity=4.0), {"X": "array", "perplexity": "positive"}),
     "joint_q": (lambda: dict(Y=_Y), {"Y": "array"}),
-    "kl_divergence": (lambda: dict(P=_P, Q=_Q), {"P": "probabilities", "Q": "probabilities"}),
+    "kl_divergence": (lambda: dict(p=_P, q=_Q), {"p": "probabilities", "q": "probabilities"}),
     "tsne_gradient": (lambda: dict(P=_P, Y=_Y), {"P": "probabilities", "Y": "array"}),
     "tsne": (lambda: dict(X=_X, perplexity=4.0, n_iter=5, rng=np.random.default_rng(0), n_components=2,
                           learning_rate=None, exaggeration=12.0, n_exaggeration=2),

@@ -16,9 +16,9 @@ SPECS = {
     "probit_tilted_moments": (lambda: dict(y=np.array([1, -1]), m=np.array([0.2, 0.5]), v=np.array([1.0, 0.5])),
                               {"y": "array", "m": "array", "v": "array"}),
     "ep_gp_classification": (lambda: dict(K=_K, y=_y, n_sweeps=3, damping=0.2),
-                             {"K": "array", "y": "array", "n_sweeps": "count", "damping": "probability"}),
+                             {"K": "psd", "y": "rows", "n_sweeps": "count", "damping": "probability"}),
     "ep_predict": (lambda: dict(K=_K, k_star=_K[:, :2], k_starstar=np.ones(2), sites=_fit()),
-                   {"K": "array", "k_star": "array", "k_starstar": "array", "sites": "object"}),
+                   {"K": "psd", "k_star": "rows", "k_starstar": "rows", "sites": "object"}),
     "clutter_tilted_moments": (lambda: dict(x=_x, w=0.2, a=10.0, m=0.0, v=1.0),
                                {"x": "array", "w": "probability", "a": "positive", "m": "array", "v": "array"}),
     "clutter_ep": (lambda: dict(x=_x, w=0.2, a=10.0, prior_var=100.0, n_sweeps=3, damping=0.0),
@@ -33,3 +33,17 @@ SPECS = {
                           "n_iter": "count", "tol": "positive", "theta0": "array?"}),
 }
 EXEMPT = {}
+CASES = {
+    "alpha so large that D_alpha overflows": ("alpha_divergence", lambda: dict(p=_p, q=_p[::-1] + 0.1, alpha=-1e6),
+                                              "alpha"),
+    "a test prior variance below what K and k_star explain": ("ep_predict", lambda: dict(
+        K=_K, k_star=_K[:, :2], k_starstar=np.zeros(2), sites=_fit()), "k_starstar"),
+    "a prior covariance that overflows": ("ep_gp_classification", lambda: dict(K=_K * 1e300, y=_y, n_sweeps=2), "K"),
+    "m and v that do not broadcast": ("gaussian_moment_match", lambda: dict(
+        log_f=lambda g: -g**2, m=np.zeros(3), v=np.ones(2)), "v"),
+    "labels and cavity means of different lengths": ("probit_tilted_moments", lambda: dict(
+        y=np.array([1, -1]), m=np.zeros(3), v=np.ones(3)), "m"),
+    "cavity means that do not match x": ("clutter_tilted_moments", lambda: dict(
+        x=_x, w=0.2, a=10.0, m=np.zeros(3), v=1.0), "m"),
+    "p and q of different lengths": ("alpha_divergence", lambda: dict(p=_p, q=_p[:-1], alpha=0.5), "q"),
+}

@@ -37,9 +37,9 @@ SPECS = {
     "fisher_information": (lambda: dict(score=_score, hessian=_hessian, theta=3.0, x=_P),
                            {"score": "callable", "hessian": "callable", "theta": "number", "x": "array"}),
     "gamma_fisher_information": (lambda: dict(alpha=2.0, lam=1.5), {"alpha": "positive", "lam": "positive"}),
-    "crlb": (lambda: dict(info=np.array([[2.0, -0.5], [-0.5, 1.0]]), n=10), {"info": "array", "n": "count"}),
+    "crlb": (lambda: dict(info=np.array([[2.0, -0.5], [-0.5, 1.0]]), n=10), {"info": "psd", "n": "count"}),
     "wald_ci": (lambda: dict(theta_hat=np.array([1.0, 2.0]), info=np.array([1.0, 0.5]), n=10, alpha=0.05),
-                {"theta_hat": "array", "info": "array", "n": "count", "alpha": "probability"}),
+                {"theta_hat": "array", "info": "rows", "n": "count", "alpha": "probability"}),
     "normal_mean_ci": (lambda: dict(x=_N, alpha=0.1), {"x": "array", "alpha": "probability"}),
     "normal_var_ci": (lambda: dict(x=_N, alpha=0.1), {"x": "array", "alpha": "probability"}),
     "parametric_bootstrap": (lambda: dict(estimator=estimation.mle_poisson, sampler=_sampler, B=20,
@@ -48,3 +48,12 @@ SPECS = {
     "rao_blackwell_poisson_zero": (lambda: dict(x=_P), {"x": "array"}),
 }
 EXEMPT = {}
+CASES = {
+    "info of another shape than theta_hat": (
+        "wald_ci", lambda: dict(theta_hat=np.array([1.0, 2.0]), info=np.array([[1.0, 0.5]]), n=10), "info"),
+    "Newton's method stopped before converging": (
+        "mle_gamma", lambda: dict(x=_G, tol=1e-12, max_iter=1), "max_iter"),
+    "a fisher_information theta that is a matrix": (
+        "fisher_information", lambda: dict(score=_score, hessian=_hessian, theta=np.ones((2, 2)), x=_P),
+        "theta"),
+}

@@ -11,7 +11,7 @@ _k = np.arange(7)
 _p0 = scipy.stats.binom.pmf(_k, 6, 0.5)
 _p1 = scipy.stats.binom.pmf(_k, 6, 0.7)
 _counts = np.array([3.0, 5.0, 2.0, 4.0, 6.0, 1.0, 3.0])
-_OE = {"observed": "array", "expected": "array"}
+_OE = {"observed": "array", "expected": "rows"}
 
 
 def _logpdf0(v):
@@ -43,7 +43,7 @@ SPECS = {
     "g_statistic": (lambda: dict(observed=_O.copy(), expected=_E.copy()), _OE),
     "pearson_chi2": (lambda: dict(observed=_O.copy(), expected=_E.copy()), _OE),
     "gof_test": (lambda: dict(observed=_O.copy(), expected=_E.copy(), n_estimated=1, statistic="g"),
-                 {"observed": "array", "expected": "array", "n_estimated": "count", "statistic": "choice"}),
+                 {"observed": "array", "expected": "rows", "n_estimated": "count", "statistic": "choice"}),
     "poisson_dispersion_test": (lambda: dict(x=_counts.copy(), statistic="pearson"),
                                 {"x": "array", "statistic": "choice"}),
     "hanging_rootogram": (lambda: dict(observed=_O.copy(), expected=_E.copy()), _OE),
@@ -53,4 +53,16 @@ SPECS = {
     "jarque_bera": (lambda: dict(x=_x.copy()), {"x": "array"}),
     "ci_by_inverting": (lambda: dict(test=_ztest, grid=np.linspace(-1.0, 1.0, 21), x=_x.copy(), alpha=0.05),
                         {"test": "callable", "grid": "array", "x": "array", "alpha": "probability"}),
+}
+CASES = {
+    "p1 over another number of outcomes than p0": (
+        "neyman_pearson_test", lambda: dict(p0=_p0.copy(), p1=np.full(8, 1 / 8), alpha=0.1), "p1"),
+    "a log-density returning the wrong shape": (
+        "likelihood_ratio", lambda: dict(logpdf0=lambda v: np.zeros(3), logpdf1=_logpdf1, x=_x.copy()),
+        "logpdf0"),
+    "a test returning a vector of p-values": (
+        "ci_by_inverting", lambda: dict(test=lambda x, t: np.ones(2), grid=np.linspace(-1.0, 1.0, 5),
+                                        x=_x.copy(), alpha=0.05), "test"),
+    "mu1 equal to mu0": (
+        "np_test_normal_mean", lambda: dict(x=_x.copy(), mu0=0.5, mu1=0.5, sigma=1.0, alpha=0.05), "mu1"),
 }

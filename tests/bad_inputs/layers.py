@@ -54,4 +54,33 @@ SPECS = {
     "gru_cell_backward": (lambda: dict(dh=np.ones((N, H)), cache=layers.gru_cell(_XR, _H0, **_GRU)[1]),
                           {"dh": "array", "cache": "object"}),
 }
+_CNN_X = _R.standard_normal((2, 1, 10, 10))
+_CNN_CONVS = [(_R.standard_normal((2, 1, 3, 3)), np.zeros(2)), (_R.standard_normal((3, 2, 3, 3)), np.zeros(3))]
+_CNN_FCS = [(_R.standard_normal((3, 4)), np.zeros(4)), (_R.standard_normal((4, 2)), np.zeros(2))]
+
+
+def _cnn(**change):
+    return lambda: {**dict(x=_CNN_X, convs=_CNN_CONVS, fcs=_CNN_FCS, pool_after=[True, True], padding=0), **change}
+
+
+SPECS["cnn_forward"] = (_cnn(), {"x": "array", "convs": "object", "fcs": "object", "pool_after": "object",
+                                 "padding": "count"})
+SPECS["cnn_param_count"] = (lambda: dict(channels=[3, 8, 16], kernel=3, fc_sizes=[64, 10]),
+                            {"channels": "object", "kernel": "count", "fc_sizes": "object"})
 EXEMPT = {}
+CASES = {
+    "one pool flag short": ("cnn_forward", _cnn(pool_after=[True]), "pool_after"),
+    "a conv layer with the wrong input channels":
+        ("cnn_forward", _cnn(convs=[_CNN_CONVS[0], (np.ones((3, 1, 3, 3)), np.zeros(3))]), "convs"),
+    "the first dense layer does not fit the flattened maps":
+        ("cnn_forward", _cnn(fcs=[(np.ones((5, 4)), np.zeros(4)), _CNN_FCS[1]]), "fcs"),
+    "a dense bias of the wrong length": ("cnn_forward", _cnn(fcs=[_CNN_FCS[0], (np.ones((4, 2)), np.zeros(3))]), "fcs"),
+    "a kernel larger than the pooled map":
+        ("cnn_forward", _cnn(convs=[_CNN_CONVS[0], (np.ones((3, 2, 5, 5)), np.zeros(3))]), "convs"),
+    "activations that overflow": ("cnn_forward", _cnn(x=np.abs(_CNN_X) * 1e300 + 1e300,
+                                                      convs=[(np.full((2, 1, 3, 3), 1e10), np.zeros(2)), _CNN_CONVS[1]]), "x"),
+    "a zero channel count": ("cnn_param_count", lambda: dict(channels=[3, 0], kernel=3, fc_sizes=[4, 2]), "channels"),
+    "one kernel size per conv layer, one short": ("cnn_param_count",
+                                                  lambda: dict(channels=[3, 4, 5], kernel=[3], fc_sizes=[4, 2]), "kernel"),
+    "a single dense size": ("cnn_param_count", lambda: dict(channels=[3, 4], kernel=3, fc_sizes=[4]), "fc_sizes"),
+}

@@ -22,7 +22,7 @@ SPECS = {
     "least_squares": (lambda: dict(X=_D, y=_y), {"X": "array", "y": "array"}),
     "hat_matrix": (lambda: dict(X=_D), {"X": "array"}),
     "ols_covariance": (lambda: dict(X=_D, sigma=0.5), {"X": "array", "sigma": "positive"}),
-    "sigmoid": (lambda: dict(z=np.array([-800.0, -1.0, 0.0, 2.0, np.inf])), {"z": "array"}),
+    "sigmoid": (lambda: dict(z=np.array([-800.0, -1.0, 0.0, 2.0, np.inf])), {"z": "extended"}),
     "logit": (lambda: dict(p=np.array([0.0, 0.25, 0.5, 1.0])), {"p": "array"}),
     "log_likelihood": (lambda: dict(X=_D, y=_y01, beta=np.array([0.1, -0.2, 0.3])),
                        {"X": "array", "y": "array", "beta": "array"}),

@@ -19,7 +19,7 @@ SPECS = {
     "projected_gradient_descent": (lambda: dict(grad=_G, project=_P, x0=np.ones(2), step=0.1, n_steps=3),
                                    {**_RUN, "project": "callable"}),
     "project_box": (lambda: dict(x=np.array([[0.5, 2.0], [-1.0, 0.3]]), lower=0.0, upper=np.array([1.0, 1.0])),
-                    {"x": "array", "lower": "array", "upper": "array"}),
+                    {"x": "array", "lower": "extended", "upper": "extended"}),
     "project_ball": (lambda: dict(x=np.array([3.0, 4.0]), radius=2.0, center=np.zeros(2)),
                      {"x": "array", "radius": "positive", "center": "array?"}),
     "project_simplex": (lambda: dict(x=np.array([0.2, 1.5, -0.3]), total=1.0),

@@ -18,17 +18,17 @@ def _memoriser(x, y, c):
 
 SPECS = {
     "bayes_classifier": (lambda: dict(eta=_eta), {"eta": "array"}),
-    "bayes_risk": (lambda: dict(eta=_eta, px=_px), {"eta": "array", "px": "probabilities"}),
-    "one_nn_asymptotic_error": (lambda: dict(eta=_eta, px=_px), {"eta": "array", "px": "probabilities"}),
+    "bayes_risk": (lambda: dict(eta=_eta, px=_px), {"eta": "rows", "px": "probabilities"}),
+    "one_nn_asymptotic_error": (lambda: dict(eta=_eta, px=_px), {"eta": "rows", "px": "probabilities"}),
     "knn_predict": (lambda: dict(X_train=_X, y_train=_y, X=_X[:4], k=3, chunk=2),
-                    {"X_train": "array", "y_train": "array", "X": "array", "k": "count", "chunk": "count"}),
+                    {"X_train": "array", "y_train": "rows", "X": "array", "k": "count", "chunk": "count"}),
     "erm_finite": (lambda: dict(hypotheses=list(_H), X=_X, y=_y),
-                   {"hypotheses": "object", "X": "array", "y": "array"}),
+                   {"hypotheses": "object", "X": "array", "y": "rows"}),
     "pac_sample_size": (lambda: dict(n_hypotheses=10, eps=0.1, delta=0.05),
                         {"n_hypotheses": "count", "eps": "probability", "delta": "probability"}),
     "uc_sample_size": (lambda: dict(n_hypotheses=10, eps=0.1, delta=0.05),
                        {"n_hypotheses": "count", "eps": "probability", "delta": "probability"}),
-    "linearly_separable": (lambda: dict(X=_X, y=_y, bias=True), {"X": "array", "y": "array", "bias": "bool"}),
+    "linearly_separable": (lambda: dict(X=_X, y=_y, bias=True), {"X": "array", "y": "rows", "bias": "bool"}),
     "is_shattered": (lambda: dict(points=np.eye(2), separable=pac.linearly_separable),
                      {"points": "array", "separable": "callable"}),
     "vc_dimension_lower_bound": (lambda: dict(points_candidates=[np.eye(2), np.eye(3)[:, :2]],
@@ -41,3 +41,8 @@ SPECS = {
                                  {"n": "count", "dims": "array", "rng": "rng"}),
 }
 EXEMPT = {}
+CASES = {
+    "a PAC sample size beyond 2^62": ("pac_sample_size", lambda: dict(n_hypotheses=10, eps=1e-300, delta=0.05), "eps"),
+    "eps**2 underflows to 0": ("uc_sample_size", lambda: dict(n_hypotheses=10, eps=1e-300, delta=0.05), "eps"),
+    "px for more points than eta": ("bayes_risk", lambda: dict(eta=_eta, px=np.full(5, 0.2)), "eta"),
+}

@@ -6,7 +6,7 @@ _rng = np.random.default_rng(0)
 _X = np.column_stack([np.ones(25), _rng.standard_normal((25, 2))])
 _y = _X @ np.array([1.0, 2.0, -1.0]) + _rng.standard_normal(25)
 _u = np.array([-6.0, -1.0, 0.0, 0.5, 2.0])
-_XY = {"X": "array", "y": "array"}
+_XY = {"X": "array", "y": "rows"}
 _CRIT = {"rss": "array", "n": "count", "p": "count"}
 
 SPECS = {
@@ -34,3 +34,7 @@ SPECS = {
     "backward_elimination": (lambda: dict(X=_X, y=_y, alpha=0.05), {**_XY, "alpha": "probability"}),
 }
 EXEMPT = {}
+CASES = {
+    "negative robustness weights": (
+        "irls_m_estimator", lambda: dict(X=_X, y=_y, weights=lambda u, c: -np.ones_like(u), c=1.0), "weights"),
+}

@@ -22,10 +22,10 @@ def _loss(p, y):
 
 SPECS = {
     "tikhonov_least_squares": (lambda: dict(X=_X, y=_y, lam=0.1),
-                               {"X": "array", "y": "array", "lam": "positive"}),
-    "tikhonov_kernel": (lambda: dict(K=_K, y=_y, lam=0.1), {"K": "array", "y": "array", "lam": "positive"}),
+                               {"X": "array", "y": "rows", "lam": "positive"}),
+    "tikhonov_kernel": (lambda: dict(K=_K, y=_y, lam=0.1), {"K": "psd", "y": "rows", "lam": "positive"}),
     "tikhonov_kernel_logistic": (lambda: dict(K=_K, y=_y, lam=0.1, tol=1e-10, max_iter=50),
-                                 {"K": "array", "y": "array", "lam": "positive", "tol": "positive",
+                                 {"K": "psd", "y": "rows", "lam": "positive", "tol": "positive",
                                   "max_iter": "count"}),
     "replace_one": (lambda: dict(S=(_X, _y), i=2, z=(np.zeros(2), 1.0)),
                     {"S": "object", "i": "index", "z": "object"}),
@@ -38,14 +38,20 @@ SPECS = {
                                   "sharp": "bool"}),
     "mcdiarmid_bound": (lambda: dict(c=np.full(10, 0.1), eps=0.2), {"c": "array", "eps": "positive"}),
     "gd_kernel_path": (lambda: dict(K=_K, y=_y, step=0.5, T=5, loss="logistic"),
-                       {"K": "array", "y": "array", "step": "positive", "T": "count", "loss": "choice"}),
+                       {"K": "psd", "y": "rows", "step": "positive", "T": "count", "loss": "choice"}),
     "stability_bound_gd": (lambda: dict(L=1.0, kappa=1.0, M=0.25, n=10, T=5, step=None),
                            {"L": "positive", "kappa": "positive", "M": "positive", "n": "count",
                             "T": "count", "step": "positive?"}),
     "early_stopping_curve": (lambda: dict(K=_K, y=_y, K_test=_Kt, y_test=np.zeros(5), step=0.5, T=5),
-                             {"K": "array", "y": "array", "K_test": "array", "y_test": "array",
+                             {"K": "psd", "y": "rows", "K_test": "array", "y_test": "rows",
                               "step": "positive", "T": "count"}),
     "covering_number_ball": (lambda: dict(gamma=1.0, eta=0.3, d=2),
                              {"gamma": "positive", "eta": "positive", "d": "count"}),
 }
 EXEMPT = {}
+CASES = {
+    "a step that makes gradient descent diverge": (
+        "gd_kernel_path", lambda: dict(K=1e3 * np.eye(3), y=np.ones(3), step=1e3, T=200, loss="square"), "step"),
+    "an indefinite batch of Gram matrices": (
+        "tikhonov_kernel", lambda: dict(K=np.stack([_K, _K - 2 * np.eye(8)]), y=np.stack([_y, _y]), lam=0.1), "K"),
+}

@@ -29,7 +29,7 @@ SPECS = {
     "hodges_lehmann": (lambda: dict(x=_x, y=_y, alpha=0.05),
                        {"x": "array", "y": "array", "alpha": "probability"}),
     "paired_t": (lambda: dict(x=_xp, y=_yp, alpha=0.05, alternative="two-sided"),
-                 {"x": "array", "y": "array", "alpha": "probability", "alternative": "choice"}),
+                 {"x": "array", "y": "rows", "alpha": "probability", "alternative": "choice"}),
     "signed_rank": (lambda: dict(d=_xp - _yp, alternative="greater", method="auto"),
                     {"d": "array", "alternative": "choice", "method": "choice"}),
     "signed_rank_null_pmf": (lambda: dict(n=6), {"n": "count"}),
@@ -37,3 +37,18 @@ SPECS = {
                                    {"x": "array", "y": "array", "grid": "array"}),
 }
 EXEMPT = {}
+CASES = {
+    "an exact Mann-Whitney null law of n m > 1e5": ("mw_null_pmf", lambda: dict(n=400, m=400), "n"),
+    "an exact signed-rank null law of n > 1000": ("signed_rank_null_pmf", lambda: dict(n=5000), "n"),
+    "a Hodges-Lehmann interval of n m > 1e5": (
+        "hodges_lehmann", lambda: dict(x=np.arange(400.0), y=np.arange(400.0) + 0.5), "x"),
+    "method='exact' with n m > 1e5": (
+        "mann_whitney_u", lambda: dict(x=np.arange(400.0), y=np.arange(400.0) + 0.5, method="exact"), "x"),
+    "method='exact' with ties": (
+        "mann_whitney_u", lambda: dict(x=np.array([1.0, 2.0]), y=np.array([2.0, 3.0]), method="exact"), "x"),
+    "method='exact' for 2000 differences": (
+        "signed_rank", lambda: dict(d=np.arange(1.0, 2001.0), method="exact"), "d"),
+    "sample sizes where the non-central t law fails": (
+        "t_power", lambda: dict(delta=1.0, sigma=1.0, n=10**30, m=10**30), "n"),
+    "all differences zero": ("signed_rank", lambda: dict(d=np.zeros(5)), "d"),
+}
