@@ -36,6 +36,7 @@ r"""Small fixes to what Jupyter Book 1 does with this book.
 import json
 import os
 import re
+import shutil
 from pathlib import Path, PurePosixPath
 
 from docutils import nodes
@@ -252,7 +253,11 @@ def link_pdf_if_built(doctree, pdf_exists):
         note += nodes.Text("The PDF is not part of this build of the site: ")
         note += nodes.literal(text="make pdf")
         note += nodes.Text(" makes it (with XeLaTeX) and adds the link here.")
-        node.replace_self(note)
+        # Inline raw HTML (the <a> tag alone, inside a paragraph whose text and </a> are
+        # separate nodes) is replaced with its whole paragraph: a paragraph in a paragraph
+        # and a stray </a> would be malformed HTML.
+        inline = isinstance(node.parent, nodes.paragraph)
+        (node.parent if inline else node).replace_self(note)
 
 
 def resolve_pdf_link(app, doctree, docname):
@@ -283,6 +288,21 @@ def dedupe_assets(app, pagename, templatename, context, doctree):
             context[name] = _dedupe(context[name])
 
 
+def refresh_own_static_files(app, exception):
+    """Copy the book's own stylesheet and script (``html_css_files``, ``html_js_files`` that
+    live in ``_static/``) into the site when they changed: an incremental build of Sphinx 7.4
+    does not overwrite a static file that is already in the output, so an edit of
+    ``_static/book.css`` would not reach the site until ``make clean``."""
+    if exception is not None or app.builder.format != "html":
+        return
+    source, target = Path(app.srcdir) / "_static", Path(app.outdir) / "_static"
+    for name in list(app.config.html_css_files) + list(app.config.html_js_files):
+        name = name[0] if isinstance(name, tuple) else name
+        src, dst = source / name, target / name
+        if src.is_file() and (not dst.is_file() or dst.read_bytes() != src.read_bytes()):
+            shutil.copyfile(src, dst)
+
+
 def setup(app):
     app.connect("source-read", strip_notebook_front_matter)
     app.add_transform(ClaimAnchors)
@@ -296,4 +316,5 @@ def setup(app):
     app.connect("env-get-outdated", pdf_outdated)
     app.connect("doctree-resolved", resolve_pdf_link)
     app.connect("build-finished", latexmk_ignore_aux_lines)
+    app.connect("build-finished", refresh_own_static_files)
     return {"parallel_read_safe": True, "parallel_write_safe": True}

@@ -19,6 +19,7 @@ no script, and no request leaves the site.
 * Only the HTML builders use this; the PDF typesets the same TeX with XeLaTeX.
 """
 import json
+import re
 import shutil
 import subprocess
 from pathlib import Path
@@ -110,10 +111,37 @@ def _katex(app):
     return app._katex
 
 
+# punctuation that belongs to the formula before it: a line must not start with it
+_TRAILING_PUNCTUATION = re.compile(r"[.,;:!?)\]’”]+")
+
+
+def keep_punctuation_with_math(doctree):
+    """Wrap each inline formula and the punctuation right after it in one
+    ``span.math-punct`` (``white-space: nowrap`` in ``_static/book.css``), so that a line
+    never starts with the full stop or comma that ends a formula."""
+    for node in list(doctree.findall(nodes.math)):
+        parent = node.parent
+        i = parent.index(node)
+        after = parent[i + 1] if i + 1 < len(parent) else None
+        m = _TRAILING_PUNCTUATION.match(str(after)) if isinstance(after, nodes.Text) else None
+        if not m:
+            continue
+        glue = nodes.inline(classes=["math-punct"])
+        parent.replace(node, glue)
+        glue += node
+        glue += nodes.Text(m.group())
+        rest = str(after)[m.end():]
+        if rest:
+            parent.replace(after, nodes.Text(rest))
+        else:
+            parent.remove(after)
+
+
 def prerender(app, doctree, docname):
     """Render all formulas of a page in one request to the KaTeX process (before writing)."""
     if app.builder.format != "html" or app.builder.math_renderer_name != "katex":
         return
+    keep_punctuation_with_math(doctree)
     math = list(doctree.findall(lambda n: isinstance(n, (nodes.math, nodes.math_block))))
     if not math:
         return

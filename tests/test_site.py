@@ -9,6 +9,7 @@ The ``browser`` fixture (tests/conftest.py) skips these checks with the reason w
 is missing, unless ``REQUIRE_BROWSER=1`` is set (as CI does), in which case they fail.
 """
 import functools
+import html.parser
 import http.server
 import json
 import re
@@ -47,6 +48,66 @@ def test_every_toc_page_is_built(build):
         files += [c["file"] for c in part.get("chapters", [])]
     missing = [f for f in files if not (html / f"{f}.html").exists()]
     assert not missing, f"pages listed in _toc.yml but not built: {missing}"
+
+
+# ------------------------------------------------------------- well-formed HTML
+_VOID = {"area", "base", "br", "col", "embed", "hr", "img", "input", "link", "meta", "source", "track", "wbr"}
+_OPTIONAL_END = {"li", "dt", "dd", "tr", "td", "th", "option", "thead", "tbody", "tfoot", "colgroup"}
+# what may not stand inside <p>: a browser closes the paragraph before it, and the </p> that
+# follows is left over
+_NOT_IN_P = {"address", "article", "aside", "blockquote", "details", "div", "dl", "fieldset", "figcaption",
+             "figure", "footer", "form", "h1", "h2", "h3", "h4", "h5", "h6", "header", "hr", "main", "nav",
+             "ol", "p", "pre", "section", "table", "ul"}
+
+
+class _TagBalance(html.parser.HTMLParser):
+    """The elements a page opens and closes, with what a parser would have to repair."""
+
+    def __init__(self):
+        super().__init__(convert_charrefs=True)
+        self.open, self.problems = [], []
+
+    def handle_starttag(self, tag, attrs):
+        if tag in _NOT_IN_P and "p" in self.open:
+            self.problems.append(f"line {self.getpos()[0]}: <{tag}> inside <p>")
+        if tag not in _VOID:
+            self.open.append(tag)
+
+    def handle_endtag(self, tag):
+        if tag in _VOID:
+            return
+        if tag not in self.open:
+            self.problems.append(f"line {self.getpos()[0]}: stray </{tag}>")
+            return
+        while self.open[-1] != tag:
+            top = self.open.pop()
+            if top not in _OPTIONAL_END:
+                self.problems.append(f"line {self.getpos()[0]}: <{top}> closed by </{tag}>")
+        self.open.pop()
+
+
+def malformed_html(text):
+    """What is malformed in a page: a block (a paragraph included) inside a paragraph, an
+    end tag with nothing to close, an element closed by the end tag of its parent."""
+    checker = _TagBalance()
+    checker.feed(text)
+    checker.close()
+    return checker.problems
+
+
+def test_malformed_html_is_found():
+    assert malformed_html("<div><p>a <em>b</em></p><ul><li>x<li>y</ul></div>") == []
+    assert malformed_html("<p><p class='x'>a</p>b</a>.</p>") == ["line 1: <p> inside <p>", "line 1: stray </a>"]
+    assert malformed_html("<p>a<div>b</div></p>") == ["line 1: <div> inside <p>"]
+    assert malformed_html("<section><span>a</section>") == ["line 1: <span> closed by </section>"]
+
+
+def test_every_page_is_well_formed_html(build):
+    _, html = build
+    bad = {page: problems[:3] for page in _pages(html)
+           if (problems := malformed_html((html / page).read_text(errors="replace")))}
+    assert not bad, "malformed HTML (a browser would repair it, and show what is left over):\n" + "\n".join(
+        f"  {page}: {'; '.join(p)}" for page, p in bad.items())
 
 
 # ---------------------------------------------------------------- browser checks
@@ -134,6 +195,60 @@ _INSPECT = r"""async () => {
 }"""
 
 
+# Runs in the page: where each display formula sits. One narrower than its box (the text
+# column, or a proof's or theorem's column, beside its equation number if any) must be
+# centred in it; a wider one must scroll inside its own box and start at the box's left edge
+# (a formula overflowing at the left, or hugging the right edge, was the old layout).
+_DISPLAYS = r"""() => {
+  const problems = [];
+  let centred = 0, scrolling = 0;
+  for (const d of document.querySelectorAll('div.math > .katex-display')) {
+    const outer = d.parentElement.getBoundingClientRect();    // div.math: the column
+    if (!outer.width) continue;                                // in a folded solution
+    const eqno = d.parentElement.querySelector(':scope > .eqno');
+    const box = {left: outer.left, right: eqno ? eqno.getBoundingClientRect().left : outer.right};
+    const formula = d.querySelector('.katex-html').getBoundingClientRect();
+    const text = d.textContent.trim().slice(0, 60);
+    if (d.scrollWidth > d.clientWidth + 1) {
+      scrolling++;
+      if (!['auto', 'scroll'].includes(getComputedStyle(d).overflowX)) {
+        problems.push(`a display wider than its box does not scroll: ${text}`);
+      } else if (formula.left < box.left - 1) {
+        problems.push(`a display starts ${Math.round(box.left - formula.left)} px left of its box: ${text}`);
+      }
+    } else {
+      centred++;
+      const off = (formula.left + formula.right - box.left - box.right) / 2;
+      if (Math.abs(off) > 3) problems.push(`a display is ${Math.round(off)} px off centre: ${text}`);
+    }
+  }
+  const sideways = document.documentElement.scrollWidth - document.documentElement.clientWidth;
+  if (sideways > 0) problems.push(`the page scrolls sideways by ${sideways} px`);
+  return {problems, centred, scrolling};
+}"""
+
+
+# Runs in the page: the punctuation after an inline formula is on the formula's line (the
+# build wraps both in span.math-punct); a formula followed by bare punctuation is reported too.
+_PUNCTUATION = r"""() => {
+  const problems = [];
+  const punct = /^[.,;:!?)\]\u2019\u201d]/;
+  for (const m of document.querySelectorAll('article span.math')) {   // the text, not the tables of contents
+    const after = m.nextSibling;
+    if (!after || after.nodeType !== Node.TEXT_NODE || !punct.test(after.textContent)) continue;
+    const text = m.textContent.trim().slice(0, 40);
+    if (!m.parentElement.matches('span.math-punct')) { problems.push(`punctuation not kept with ${text}`); continue; }
+    const f = m.getBoundingClientRect();
+    if (!f.width) continue;                                   // in a folded solution
+    const range = document.createRange();
+    range.setStart(after, 0); range.setEnd(after, 1);
+    const p = range.getBoundingClientRect();
+    if (p.top >= f.bottom - 1 || p.bottom <= f.top + 1) problems.push(`"${after.textContent[0]}" starts a line after ${text}`);
+  }
+  return problems;
+}"""
+
+
 # Runs in the page: every folded solution must be hidden, and open when its toggle is clicked.
 _UNFOLD = r"""async (seconds) => {
   const out = {opened: 0, problems: []};
@@ -184,6 +299,8 @@ class _Tab:
         self.problems = []
         response = self.page.goto(url, wait_until="load")
         report = self.page.evaluate(_INSPECT)
+        report["displays"] = self.page.evaluate(_DISPLAYS)
+        report["punctuation"] = self.page.evaluate(_PUNCTUATION)
         report["notebooks"] = self.page.eval_on_selector_all("a[href$='.ipynb']", "els => els.map(a => a.href)")
         report["solutions"] = self.page.evaluate(_UNFOLD, limit(30))
         self.page.wait_for_timeout(100)  # let late console messages arrive
@@ -237,6 +354,43 @@ def test_chapter_math_is_typeset(visits):
     assert chapters, "no chapter pages were built"
     for rel in chapters:
         assert visits[rel][1]["nMath"] > 0, f"{rel}: no typeset formula found"
+
+
+def test_display_math_is_centred_or_scrolls(visits):
+    """At the desktop width of the visits: each display formula centred in its box, or, if
+    wider, scrolling inside it from its left edge; and no page scrolls sideways."""
+    failures = [f"{rel}: {p}" for rel, (_, report, _) in visits.items() for p in report["displays"]["problems"]]
+    assert not failures, "\n".join(failures[:40])
+    assert sum(r["displays"]["centred"] for _, r, _ in visits.values()) > 0
+
+
+def test_punctuation_stays_with_its_formula(visits):
+    failures = [f"{rel}: {p}" for rel, (_, report, _) in visits.items() for p in report["punctuation"]]
+    assert not failures, "\n".join(failures[:40])
+
+
+def test_display_math_on_a_phone(server, tab, pages):
+    """At 390 px most displays are wider than the column: each must scroll from its start,
+    no line may start with the punctuation after an inline formula, and the page must not
+    scroll sideways (the chapter pages among the visited ones; when all are visited, four
+    chapters with wide formulas or long headings, the introduction and the claims index)."""
+    base, _ = server
+    chapters = [p for p in pages if p.startswith("chapters/")]
+    heavy = [p for p in chapters if p.split("/")[1][:2] in ("10", "15", "27", "38")] or chapters
+    heavy += [p for p in ("intro.html", "claims.html") if p in pages]
+    tab.page.set_viewport_size({"width": 390, "height": 844})
+    try:
+        failures, scrolling = [], 0
+        for rel in heavy:
+            tab.page.goto(f"{base}/{rel}", wait_until="load")
+            found = tab.page.evaluate(_DISPLAYS)
+            failures += [f"{rel}: {p}" for p in found["problems"]]
+            failures += [f"{rel} at 390 px: {p}" for p in tab.page.evaluate(_PUNCTUATION)]
+            scrolling += found["scrolling"]
+    finally:
+        tab.page.set_viewport_size({"width": 1280, "height": 720})
+    assert not failures, "\n".join(failures[:40])
+    assert scrolling > 0, "no display was wider than a phone's column: the check checked nothing"
 
 
 def test_chapters_offer_their_notebook_for_download(visits, browser):
@@ -382,6 +536,17 @@ def test_pdf_link_is_kept_or_replaced():
     assert "book.pdf" in kept.astext() and not list(kept.findall(nodes.paragraph))
     assert "book.pdf" not in replaced.astext() and "make pdf" in replaced.astext()
 
+    # the link as inline HTML: MyST makes <a ...>, the text and </a> separate nodes of one
+    # paragraph, which is replaced whole (no paragraph inside a paragraph, no stray </a>)
+    doc = nodes.section()
+    para = nodes.paragraph()
+    para += nodes.raw("", '<a class="reference external pdf-download" href="book.pdf">', format="html")
+    para += nodes.Text("Download the whole book as a PDF")
+    para += nodes.raw("", "</a>", format="html")
+    doc += para
+    link_pdf_if_built(doc, False)
+    assert "Download" not in doc.astext() and len(list(doc.findall(nodes.paragraph))) == 1
+
 
 def test_the_browser_check_sees_katex_errors_and_untypeset_math(tab):
     """The page inspection must be able to fail: a formula KaTeX cannot parse (rendered by
@@ -407,3 +572,22 @@ def test_the_browser_check_sees_katex_errors_and_untypeset_math(tab):
     assert len(report["mathErrors"]) == 2, report["mathErrors"]
     assert report["untypeset"] == ["\\(x^2\\)"], report["untypeset"]
     assert any("x^2" in r for r in report["raw"]), report["raw"]
+
+
+def test_own_static_files_are_refreshed(tmp_path):
+    """An edited _static/book.css reaches an incrementally built site (Sphinx 7.4 would keep
+    the old copy)."""
+    import sys
+    from types import SimpleNamespace
+
+    sys.path.insert(0, str(ROOT / "_ext"))
+    from book_html import refresh_own_static_files
+
+    (tmp_path / "src" / "_static").mkdir(parents=True)
+    (tmp_path / "out" / "_static").mkdir(parents=True)
+    (tmp_path / "src" / "_static" / "book.css").write_text("new")
+    (tmp_path / "out" / "_static" / "book.css").write_text("old")
+    app = SimpleNamespace(srcdir=tmp_path / "src", outdir=tmp_path / "out", builder=SimpleNamespace(format="html"),
+                          config=SimpleNamespace(html_css_files=["book.css"], html_js_files=[]))
+    refresh_own_static_files(app, None)
+    assert (tmp_path / "out" / "_static" / "book.css").read_text() == "new"
