@@ -67,7 +67,8 @@ def claim_label(docname, k):
 
 
 class ClaimAnchors(SphinxTransform):
-    """Put a target ``claim-NN-k`` in front of the code cell that prints the k-th claim."""
+    """Put a target ``claim-NN-k`` in front of the code cell that prints the k-th claim, and
+    mark the outputs that print claims (class ``claims``), whose long lines wrap on the site."""
 
     default_priority = 500  # after MyST-NB has built the cells, before SphinxDomains (850)
 
@@ -82,7 +83,10 @@ class ClaimAnchors(SphinxTransform):
             cell = block.parent
             while cell is not None and cell.get("nb_element") != "cell_code":
                 cell = cell.parent
-            for _ in claims_in(block.astext()):
+            claims = claims_in(block.astext())
+            if claims:
+                block["classes"].append("claims")   # wraps on the site (_static/book.css)
+            for _ in claims:
                 k += 1
                 label = claim_label(docname, k)
                 target = nodes.target("", "", ids=[label], names=[label])

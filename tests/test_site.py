@@ -222,6 +222,11 @@ _DISPLAYS = r"""() => {
       if (Math.abs(off) > 3) problems.push(`a display is ${Math.round(off)} px off centre: ${text}`);
     }
   }
+  for (const pre of document.querySelectorAll('div.claims pre')) {   // claims wrap, never scroll
+    if (pre.clientWidth && pre.scrollWidth > pre.clientWidth + 1) {
+      problems.push(`a claim output scrolls sideways: ${pre.textContent.trim().slice(0, 60)}`);
+    }
+  }
   const sideways = document.documentElement.scrollWidth - document.documentElement.clientWidth;
   if (sideways > 0) problems.push(`the page scrolls sideways by ${sideways} px`);
   return {problems, centred, scrolling};
@@ -358,7 +363,8 @@ def test_chapter_math_is_typeset(visits):
 
 def test_display_math_is_centred_or_scrolls(visits):
     """At the desktop width of the visits: each display formula centred in its box, or, if
-    wider, scrolling inside it from its left edge; and no page scrolls sideways."""
+    wider, scrolling inside it from its left edge; outputs with claims wrapped, not
+    scrolling; and no page scrolls sideways."""
     failures = [f"{rel}: {p}" for rel, (_, report, _) in visits.items() for p in report["displays"]["problems"]]
     assert not failures, "\n".join(failures[:40])
     assert sum(r["displays"]["centred"] for _, r, _ in visits.values()) > 0
