@@ -14,6 +14,9 @@
 #                 of check (bench/suite.json); LOAD=2 runs two busy processes beside it
 #   make bench-pages   how fast the heaviest chapter pages open with and without their math
 #                 (after make book; bench/pages.json)
+#   make screenshots   PNGs of each chapter (first screen, a theorem, a figure, a table) at
+#                 1280 and 390 px, light and dark, with an index page: _build/screenshots/
+#                 (after make book; CHAPTER=27 for one chapter)
 #   make lab      JupyterLab on the chapters
 #   make clean    remove the build and caches (keeps .venv; `make distclean` removes it too)
 
@@ -25,7 +28,7 @@ NODE_STAMP := node_modules/.installed
 JOBS   ?= auto
 NOTEBOOKS := $(sort $(wildcard chapters/*.ipynb))
 
-.PHONY: all book pdf pages bench bench-suite bench-pages test execute lab clean distclean venv
+.PHONY: all book pdf pages bench bench-suite bench-pages test execute lab screenshots clean distclean venv
 
 all: book
 
@@ -83,6 +86,9 @@ bench-suite: $(STAMP) $(NODE_STAMP)
 
 bench-pages: $(STAMP)
 	$(BIN)/python -m bench.pages
+
+screenshots: $(STAMP)
+	$(BIN)/python tools/screenshots.py $(CHAPTER)
 
 lab: $(STAMP)
 	$(BIN)/jupyter lab $(if $(filter 0,$(shell id -u)),--allow-root,) chapters

@@ -597,3 +597,22 @@ def test_own_static_files_are_refreshed(tmp_path):
                           config=SimpleNamespace(html_css_files=["book.css"], html_js_files=[]))
     refresh_own_static_files(app, None)
     assert (tmp_path / "out" / "_static" / "book.css").read_text() == "new"
+
+
+def test_screenshots_of_a_chapter(build, browser, pages, tmp_path):
+    """make screenshots: the four pictures of a chapter at both widths and in both themes,
+    and an index page that shows each of them."""
+    import sys
+
+    sys.path.insert(0, str(ROOT / "tools"))
+    import screenshots
+
+    _, html = build
+    chapter = sorted(p for p in pages if p.startswith("chapters/"))[0].split("/")[1][:2]
+    names = screenshots.chapters(html, [chapter])
+    shots = screenshots.take(html, tmp_path, names, browser)
+    files = shots[names[0]]
+    assert {t for t, _, _ in files} >= {"screen", "theorem"}, f"missing pictures: {sorted(files)}"
+    assert len(files) % 4 == 0 and all((tmp_path / f).stat().st_size > 1000 for f in files.values())
+    index = (tmp_path / "index.html").read_text()
+    assert all(f'src="{f}"' in index for f in files.values()) and not malformed_html(index)
