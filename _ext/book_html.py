@@ -29,8 +29,9 @@ r"""Small fixes to what Jupyter Book 1 does with this book.
   ``\newcommand``s, so they are defined in one place for the site, JupyterLab and the PDF;
   and DejaVu fonts, with the few characters they lack (the CJK characters of quoted
   notes, ℓ, ≺, ✓, ⪯, ⪰, 𝓛) switched to fonts that have them by XeTeX's inter-character tokens.
-  Section numbers are off (the titles carry the book's own numbers), each part of
-  ``_toc.yml`` starts with a ``\part``, and long tables (which LaTeX would set in
+  Chapters, sections, figures and tables are numbered as on the site (the introduction
+  and the back matter are not; see ``part_starts``), each part of ``_toc.yml`` starts with
+  a ``\part``, and long tables (which LaTeX would set in
   non-wrapping columns, off the page) get column widths from the length of their text.
 """
 import json
@@ -170,19 +171,44 @@ def latexmk_ignore_aux_lines(app, exception):
                 f.write(_LATEXMK_AUX_IGNORE)
 
 
+_ROMAN = ["I", "II", "III", "IV", "V", "VI", "VII", "VIII", "IX", "X", "XI", "XII", "XIII", "XIV",
+          "XV", "XVI", "XVII", "XVIII", "XIX", "XX"]
+
+
 def part_starts(srcdir):
-    """{first docname of a part: caption} from ``_toc.yml``."""
+    r"""{first docname of a part: LaTeX that opens the part} from ``_toc.yml``.
+
+    A numbered part (``numbered:`` in ``_toc.yml``) is a numbered ``\part`` whose title is
+    its caption without the "Part IV. " that LaTeX prints itself (and the caption's numeral
+    must be the one LaTeX gives it); before the first one, section numbering is switched
+    on, so that the introduction's chapters stay unnumbered and chapter 1 is the first
+    chapter of Part I. An unnumbered part (the back matter) switches numbering off again.
+    """
     with open(f"{srcdir}/_toc.yml", encoding="utf-8") as f:
         toc = yaml.safe_load(f)
-    return {part["chapters"][0]["file"]: part["caption"]
-            for part in toc.get("parts", []) if part.get("chapters") and part.get("caption")}
+    starts, numbered = {}, 0
+    for part in toc.get("parts", []):
+        if not (part.get("chapters") and part.get("caption")):
+            continue
+        caption = part["caption"]
+        if part.get("numbered"):
+            m = re.fullmatch(r"Part ([IVXLC]+)\. (.+)", caption)
+            if not m or m.group(1) != _ROMAN[numbered]:
+                raise ValueError(f"_toc.yml: numbered part {numbered + 1} has the caption {caption!r}; "
+                                 f"expected 'Part {_ROMAN[numbered]}. <title>'")
+            latex = (r"\setcounter{secnumdepth}{1}" if numbered == 0 else "") + f"\\part{{{m.group(2)}}}\n"
+            numbered += 1
+        else:
+            latex = f"\\setcounter{{secnumdepth}}{{-2}}\\part{{{caption}}}\n"
+        starts[part["chapters"][0]["file"]] = latex
+    return starts
 
 
 def add_part_headings(app, doctree):
     r"""A LaTeX ``\part`` before the first chapter of each part (HTML ignores it)."""
-    caption = part_starts(app.srcdir).get(app.env.docname)
-    if caption:
-        doctree.insert(0, nodes.raw("", f"\\part{{{caption}}}\n", format="latex"))
+    latex = part_starts(app.srcdir).get(app.env.docname)
+    if latex:
+        doctree.insert(0, nodes.raw("", latex, format="latex"))
 
 
 class LongTableWidths(SphinxPostTransform):

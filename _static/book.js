@@ -15,3 +15,19 @@
   window.addEventListener("load", openTarget);  // after sphinx-togglebutton has closed the boxes
   window.addEventListener("hashchange", openTarget);
 })();
+
+// Keyboard access to formulas wider than the column: such a display scrolls inside its own
+// box (book.css), which a keyboard user can only scroll once it can take the focus; the
+// displays that fit are left out of the tab order. Checked again when the width changes.
+(() => {
+  const mark = () => {
+    for (const d of document.querySelectorAll(".katex-display")) {
+      if (d.scrollWidth > d.clientWidth + 1) d.setAttribute("tabindex", "0");
+      else d.removeAttribute("tabindex");
+    }
+  };
+  let pending = null;
+  window.addEventListener("resize", () => { clearTimeout(pending); pending = setTimeout(mark, 150); });
+  window.addEventListener("load", mark);
+  document.fonts.ready.then(mark);
+})();

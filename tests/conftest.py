@@ -272,3 +272,42 @@ def pytest_runtest_protocol(item, nextitem):
         _cost.pop("file")
         with open(_COST_FILE, "a", encoding="utf-8") as f:
             f.write(line + "\n")
+
+
+# ------------------------------------------------------------------ the numbers on a page
+# Chapters, sections, theorem-like boxes, exercises, figures and tables are numbered per
+# chapter by Sphinx (numbered parts in _toc.yml, numfig). These read the numbers from a built
+# HTML page, for the browser-suite and PDF checks that compare them.
+_SECTION = re.compile(r'<section(?: class="[^"]*")? id="([^"]+)">\s*((?:<span id="[^"]+"></span>\s*)*)'
+                      r'<h([1-6])><span class="section-number">([\d.]+)\. </span>')
+_BOX = re.compile(r'<div class="([^"]*\badmonition\b[^"]*)" id="([^"]+)">\s*<p class="admonition-title">'
+                  r'<span class="caption-number">(\w+) ([\d.]+) </span>')
+_FIGURE = re.compile(r'<figure[^>]* id="([^"]+)">.*?<span class="caption-number">Figure ([\d.]+) </span>', re.S)
+_TABLE = re.compile(r'<table[^>]* id="([^"]+)">\s*<caption><span class="caption-number">Table ([\d.]+) </span>')
+_ANY_NUMBER = re.compile(r'<span class="(?:caption|section)-number">')
+
+
+def numbered_items(html_text):
+    """[(position, kind, number, [ids])] of the numbered things on a page, in page order.
+
+    kind: "h1", "h2", ... for headings; "box" for a sphinx-proof box (number shared by all
+    kinds; the box's own kind word is kept as ``word``); "Exercise", "Figure", "Table".
+    Returned as dicts: {pos, kind, word, number, ids}.
+    """
+    # the article only: the previous/next links below it carry chapter numbers too
+    start = max(html_text.find('<article class="bd-article">'), 0)
+    end = html_text.find("</article>", start)
+    html_text = html_text[:end] if end > 0 else html_text
+    items = []
+    for m in _SECTION.finditer(html_text):
+        ids = [m.group(1)] + re.findall(r'<span id="([^"]+)">', m.group(2))
+        items.append(dict(pos=m.start(), kind=f"h{m.group(3)}", word="§", number=m.group(4), ids=ids))
+    for m in _BOX.finditer(html_text):
+        classes, word = m.group(1).split(), m.group(3)
+        kind = "Exercise" if "exercise" in classes else "box"
+        items.append(dict(pos=m.start(), kind=kind, word=word, number=m.group(4), ids=[m.group(2)]))
+    for m in _FIGURE.finditer(html_text):
+        items.append(dict(pos=m.start(), kind="Figure", word="Figure", number=m.group(2), ids=[m.group(1)]))
+    for m in _TABLE.finditer(html_text):
+        items.append(dict(pos=m.start(), kind="Table", word="Table", number=m.group(2), ids=[m.group(1)]))
+    return sorted((d for d in items if d["pos"] >= start), key=lambda d: d["pos"])

@@ -28,10 +28,11 @@ def test_every_chapter_in_the_toc_is_indexed_with_all_its_claims():
 
 def test_claims_in_solutions_are_attributed_to_their_exercise(tmp_path):
     nb = {"cells": [
-        {"cell_type": "markdown", "source": "# 9. Title\n\n## 9.1 First"},
+        {"cell_type": "markdown", "source": "# Title\n\n## First"},
         {"cell_type": "code", "source": "", "outputs": [
             {"output_type": "stream", "name": "stdout", "text": "\u2713 a | b $x$ *y*\n"}]},
         {"cell_type": "markdown", "source": "## Exercises"},
+        {"cell_type": "markdown", "source": "```{exercise} Unsolved\n:label: mod-ex-zero\n\nText.\n```"},
         {"cell_type": "markdown", "source": "```{exercise} A $p$ title\n:label: mod-ex-one\n\nText.\n```"},
         {"cell_type": "markdown", "source": "```{solution-start} mod-ex-one\n:class: dropdown\n```"},
         {"cell_type": "code", "source": "", "outputs": [
@@ -42,8 +43,10 @@ def test_claims_in_solutions_are_attributed_to_their_exercise(tmp_path):
     path.write_text(json.dumps(nb))
     title, claims = claims_index.chapter_claims(path)
     assert title == "9. Title"
-    assert claims == [("a | b $x$ *y*", "9.1 First", None), ("second", "Exercises", "A $p$ title")]
+    # numbered as on the site: the chapter from its file name (it is not in _toc.yml), the
+    # sections and exercises in order
+    assert claims == [("a | b $x$ *y*", "9.1 First", None), ("second", "9.2 Exercises", "Exercise 9.2 (A $p$ title)")]
     text = claims_index.render([path])
     assert "{ref}`1 <claim-09-1>` | a \\| b \\$x\\$ \\*y\\* | 9.1 First |" in text
-    assert "{ref}`2 <claim-09-2>` | second | solution of *A $p$ title* |" in text
+    assert "{ref}`2 <claim-09-2>` | second | solution of Exercise 9.2 (A $p$ title) |" in text
     assert "**2 claims in 1 chapters**, 1 of them in the solutions of exercises." in text

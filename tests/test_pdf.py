@@ -23,6 +23,9 @@ import yaml
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "tools"))
 from frontmatter import chapter_title  # noqa: E402
+from numbering import chapter_numbers  # noqa: E402
+
+from conftest import numbered_items  # noqa: E402
 
 NOTEBOOKS = sorted((ROOT / "chapters").glob("*.ipynb"))
 TOOLS = ("xelatex", "latexmk", "pdftotext", "pdfinfo")
@@ -49,7 +52,8 @@ def pdf(book_build):
                           capture_output=True, text=True, check=True).stdout
     return {"pages": pages, "text": text, "flat": re.sub(r"\s+", "", text), "pdf": book.read_bytes(),
             "log": (latex / "book.log").read_text(errors="replace"),
-            "tex": (latex / "book.tex").read_text(errors="replace"), "build": proc.stdout}
+            "tex": (latex / "book.tex").read_text(errors="replace"), "build": proc.stdout,
+            "aux": (latex / "book.aux").read_text(errors="replace"), "html": book_build.html}
 
 
 def _markdown(nb_path):
@@ -69,7 +73,9 @@ def test_page_count_fits_the_book(pdf):
 
 def test_every_chapter_part_and_back_matter_page_is_in_the_pdf(pdf):
     toc = yaml.safe_load((ROOT / "_toc.yml").read_text())
-    titles = [part["caption"] for part in toc["parts"] if part["caption"] != "Back matter"]
+    # a numbered part is typeset "Part IV" over its title (LaTeX numbers it)
+    titles = [re.sub(r"^(Part [IVX]+)\. ", r"\1", part["caption"]) for part in toc["parts"]
+              if part["caption"] != "Back matter"]
     titles += [chapter_title(nb) for nb in NOTEBOOKS]
     titles += ["Verified claims", "Notation", "References"]
     missing = [t for t in titles if _flat(t) not in pdf["flat"]]
@@ -86,8 +92,8 @@ def test_named_results_and_exercises_are_typeset(pdf):
                     names.append(f"{kind.capitalize()}{_flat(title)}")
             exercises += len(re.findall(r"^```\{exercise\}", md, re.M))
     assert len(names) > 5 * len(NOTEBOOKS)
-    def bare(s):  # numbering and brackets vary between the source and the PDF
-        return re.sub(r"[\d()]", "", s)
+    def bare(s):  # numbers ("Definition 1.1") and brackets are in the PDF, not in the source
+        return re.sub(r"[\d().]", "", s)
 
     flat = bare(pdf["flat"])
     missing = [n for n in names if bare(n) not in flat]
@@ -153,3 +159,32 @@ def test_page_labels_number_the_front_matter_in_roman_and_the_book_from_1(pdf):
     assert contents and "CONTENTS" in contents[0], f"page {roman} should start the contents"
     assert all(" . . . " in p or "CONTENTS" in p for p in contents), "a page labelled in roman is not a contents page"
     assert " . . . " not in pages[arabic], f"page {arabic}, labelled 1, is still part of the contents"
+
+
+def test_the_pdf_numbers_everything_as_the_site_does(pdf):
+    """Chapters, sections, theorem-like boxes, exercises, figures and tables carry the same
+    numbers in the PDF as on the site: the boxes' titles as typeset in book.tex, and what
+    LaTeX itself numbers (chapters, sections, figures, tables) as recorded in book.aux for
+    the same anchors."""
+    html = pdf["html"]
+    site_titles, site_numbers = [], {}
+    for doc in chapter_numbers():
+        for item in numbered_items((html / f"{doc}.html").read_text()):
+            if item["kind"] in ("box", "Exercise"):
+                site_titles.append(f"{item['word']} {item['number']}")
+            else:
+                for anchor in item["ids"]:
+                    site_numbers[f"{doc}:{anchor}"] = item["number"]
+    pdf_titles = [f"{w} {n}" for w, n in re.findall(
+        r"\\begin\{sphinxadmonition\}\{note\}\{([A-Z][a-z]+) (\d+\.\d+)\b", pdf["tex"])]
+    assert len(site_titles) > 25 * len(NOTEBOOKS)
+    assert pdf_titles == site_titles, next(
+        f"box {k}: PDF {a!r}, site {b!r}" for k, (a, b) in enumerate(zip(pdf_titles + [None] * 9999, site_titles + [None] * 9999))
+        if a != b)
+    aux = dict(re.findall(r"\\newlabel\{([^}]+)\}\{\{([^}]*)\}", pdf["aux"]))
+    found = [key for key in site_numbers if key in aux]
+    assert len(found) > 0.9 * len(site_numbers), f"only {len(found)} of {len(site_numbers)} anchors in book.aux"
+    assert sum(1 for k in found if re.search(r":(fig|tab)-", k)) > 4 * len(NOTEBOOKS)
+    wrong = [f"{key}: PDF {aux[key]!r}, site {site_numbers[key]!r}" for key in found if aux[key] != site_numbers[key]]
+    assert not wrong, f"{len(wrong)} numbers differ between the PDF and the site:\n" + "\n".join(wrong[:20])
+

@@ -9,6 +9,7 @@ The ``browser`` fixture (tests/conftest.py) skips these checks with the reason w
 is missing, unless ``REQUIRE_BROWSER=1`` is set (as CI does), in which case they fail.
 """
 import functools
+import html as html_module
 import html.parser
 import http.server
 import json
@@ -19,7 +20,7 @@ from urllib.parse import urlsplit
 
 import pytest
 
-from conftest import chapter_notebook, limit, new_context, wait_for
+from conftest import chapter_notebook, limit, new_context, numbered_items, wait_for
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -123,6 +124,114 @@ def _pages(html):
                   if not skip.intersection(p.relative_to(html).parts) and not _is_redirect(p))
 
 
+# ---------------------------------------------------------- numbers per chapter
+def _chapter_pages(html):
+    """[(chapter number, page path, notebook)] in the order of _toc.yml."""
+    import sys
+    sys.path.insert(0, str(ROOT / "tools"))
+    from numbering import chapter_numbers
+
+    return [(n, html / f"{doc}.html", ROOT / f"{doc}.ipynb") for doc, n in chapter_numbers().items()]
+
+
+def _targets(html):
+    """{(page, id): (word, number)} of every numbered thing of the site."""
+    out = {}
+    for page in _pages(html):
+        for item in numbered_items((html / page).read_text()):
+            for i in item["ids"]:
+                out[(page, i)] = (item["word"], item["number"])
+    return out
+
+
+def test_numbers_are_per_chapter_and_in_order(build):
+    """Chapter N's page is headed "N.", its sections are N.1, N.2, ...; its theorem-like boxes
+    (one counter for every kind), exercises, figures and tables each count N.1, N.2, ... in
+    page order; every figure of the notebook is numbered (so it has a caption)."""
+    _, html = build
+    problems = []
+    for n, page, nb_path in _chapter_pages(html):
+        items = numbered_items(page.read_text())
+        by = lambda kind: [i["number"] for i in items if i["kind"] == kind]
+        if by("h1") != [str(n)]:
+            problems.append(f"{page.name}: chapter heading numbered {by('h1')}, not {n}")
+        for kind in ("h2", "box", "Exercise", "Figure", "Table"):
+            got = by(kind)
+            if got != [f"{n}.{k}" for k in range(1, len(got) + 1)]:
+                problems.append(f"{page.name}: {kind} numbers {got[:12]}")
+        nb = json.loads(nb_path.read_text())
+        figures = sum(1 for c in nb["cells"] if c["cell_type"] == "code" for o in c.get("outputs", [])
+                      if any(k.startswith("image/") for k in o.get("data", {})))
+        if len(by("Figure")) != figures:
+            problems.append(f"{page.name}: {len(by('Figure'))} numbered figures, {figures} in the notebook")
+        if not by("h2") or not by("box"):
+            problems.append(f"{page.name}: no numbered sections or boxes")
+    assert not problems, "\n".join(problems)
+
+
+_NUMBERED_TEXT = re.compile(r"^(?:(§)|([A-Z][a-z]+) )?(\d+(?:\.\d+)+)$")
+
+
+def test_cross_references_show_the_number_of_their_target(build):
+    """A link that reads "Theorem 6.2", "§27.5", "Figure 25.1" or "Exercise 2.3" goes to the
+    thing with that kind and number, whichever page it is on (so a reference into another
+    chapter names that chapter by its number); checked on every page of the site."""
+    _, html = build
+    targets = _targets(html)
+    link = re.compile(r'<a class="reference internal" href="([^"]*)"[^>]*>(.*?)</a>', re.S)
+    checked, problems = 0, []
+    for page in _pages(html):
+        text = (html / page).read_text()
+        for m in link.finditer(text):
+            shown = re.sub(r"\s+", " ", re.sub(r"<[^>]+>", "", m.group(2))).strip()
+            shown = re.sub(r"^Solution to ", "", re.sub(r" \(.*\)$", "", shown))
+            num = _NUMBERED_TEXT.match(shown)
+            if not num or "#" not in m.group(1):
+                continue
+            href, anchor = m.group(1).split("#", 1)
+            target = (Path(page).parent / href).as_posix() if href else page
+            target = re.sub(r"(^|/)[^/]+/\.\./", r"\1", target)
+            got = targets.get((target, anchor))
+            word = num.group(1) or num.group(2)
+            checked += 1
+            if got is None:
+                problems.append(f"{page}: '{shown}' links to {target}#{anchor}, which has no number")
+            elif got[1] != num.group(3) or (word not in (None, "§", "Section", "Chapter") and word != got[0]):
+                problems.append(f"{page}: '{shown}' links to {got[0]} {got[1]}")
+    assert checked > 2000, f"only {checked} numbered links found"
+    assert not problems, f"{len(problems)} links show another number than their target's:\n" + "\n".join(problems[:20])
+
+
+def test_claims_index_names_the_section_or_exercise_of_each_claim(build):
+    """The index of verified claims says where each claim is checked ("27.3 Title", or
+    "solution of Exercise 27.2 (...)"); on the chapter page, the claim's anchor lies in that
+    section, or in that exercise's solution."""
+    _, html = build
+    index = (html / "claims.html").read_text()
+    row = re.compile(r'<tr[^>]*>\s*<td[^>]*><p><a class="reference internal" href="(chapters/[^"#]+)#(claim-[\d-]+)".*?</td>'
+                     r'\s*<td[^>]*>.*?</td>\s*<td[^>]*><p>(.*?)</p></td>', re.S)
+    pages, problems, n = {}, [], 0
+    for m in row.finditer(index):
+        where = re.sub(r"<[^>]+>", "", m.group(3)).strip()
+        text = pages.setdefault(m.group(1), (html / m.group(1)).read_text())
+        pos = text.find(f'id="{m.group(2)}"')
+        n += 1
+        sec = re.match(r"(\d+\.\d+) ", where)
+        ex = re.match(r"solution of Exercise (\d+\.\d+)", where)
+        if sec:
+            heads = [i for i in numbered_items(text[:pos] + "</article>") if i["kind"] == "h2"]
+            if not heads or heads[-1]["number"] != sec.group(1):
+                problems.append(f"{m.group(2)}: index says {where[:40]!r}, page has §{heads[-1]['number'] if heads else None}")
+        elif ex:
+            sols = re.findall(r'Solution to<a class="reference internal" href="[^"]*"> Exercise ([\d.]+)', text[:pos])
+            if not sols or sols[-1] != ex.group(1):
+                problems.append(f"{m.group(2)}: index says {where[:50]!r}, page has the solution of {sols[-1:] }")
+        else:
+            problems.append(f"{m.group(2)}: index gives no section or exercise: {where!r}")
+    assert n > 1000, f"only {n} rows of the claims index read"
+    assert not problems, f"{len(problems)} claims placed wrongly:\n" + "\n".join(problems[:20])
+
+
 @pytest.fixture(scope="module")
 def server(build):
     proc, html = build
@@ -192,6 +301,39 @@ _INSPECT = r"""async () => {
       .filter(tr => tr.lastElementChild && tr.lastElementChild.textContent.includes('solution of'))
       .map(tr => tr.querySelector("a[href*='#claim-']")).filter(a => a).map(a => a.href);
   return {brokenImages, mathErrors, untypeset, styleProblems, raw, ids, links, solutionClaims, nMath: katex};
+}"""
+
+
+# Runs in the page: pieces of text that overlap each other (text set on top of text, a
+# caption over its figure, a formula running into the next paragraph). Every text block of the
+# article is compared with the blocks below it that start above its bottom; a block is not
+# compared with its own ancestors or descendants. 2 px of overlap are tolerated (rounding,
+# KaTeX's struts).
+_OVERLAPS = r"""() => {
+  const sel = 'article :is(p, li, dt, dd, h1, h2, h3, h4, h5, figcaption, caption, th, td, pre, .katex-display, .admonition-title, img)';
+  const boxes = [];
+  for (const e of document.querySelectorAll(sel)) {
+    if (e.closest('.toggle-hidden, details:not([open])')) continue;
+    const r = e.getBoundingClientRect();
+    if (r.width < 1 || r.height < 1) continue;
+    boxes.push({e, top: r.top + scrollY, bottom: r.bottom + scrollY, left: r.left, right: r.right});
+  }
+  boxes.sort((a, b) => a.top - b.top);
+  const found = [];
+  for (let i = 0; i < boxes.length && found.length < 10; i++) {
+    const a = boxes[i];
+    for (let j = i + 1; j < boxes.length && boxes[j].top < a.bottom - 2; j++) {
+      const b = boxes[j];
+      if (a.e.contains(b.e) || b.e.contains(a.e)) continue;
+      const w = Math.min(a.right, b.right) - Math.max(a.left, b.left);
+      const h = Math.min(a.bottom, b.bottom) - Math.max(a.top, b.top);
+      if (w > 2 && h > 2) {
+        const name = x => x.e.tagName.toLowerCase() + (x.e.className ? '.' + String(x.e.className).split(' ')[0] : '');
+        found.push(`${name(a)} "${a.e.textContent.trim().slice(0, 40)}" and ${name(b)} "${b.e.textContent.trim().slice(0, 40)}" overlap by ${Math.round(w)}x${Math.round(h)} px`);
+      }
+    }
+  }
+  return found;
 }"""
 
 
@@ -306,6 +448,7 @@ class _Tab:
         report = self.page.evaluate(_INSPECT)
         report["displays"] = self.page.evaluate(_DISPLAYS)
         report["punctuation"] = self.page.evaluate(_PUNCTUATION)
+        report["overlaps"] = self.page.evaluate(_OVERLAPS)
         report["notebooks"] = self.page.eval_on_selector_all("a[href$='.ipynb']", "els => els.map(a => a.href)")
         report["solutions"] = self.page.evaluate(_UNFOLD, limit(30))
         self.page.wait_for_timeout(100)  # let late console messages arrive
@@ -375,6 +518,20 @@ def test_punctuation_stays_with_its_formula(visits):
     assert not failures, "\n".join(failures[:40])
 
 
+def test_no_text_overlaps_other_text(visits):
+    """At 1280 px no piece of text is set over another on any page (at 390 px: the phone test
+    below)."""
+    failures = [f"{rel}: {p}" for rel, (_, report, _) in visits.items() for p in report["overlaps"]]
+    assert not failures, "\n".join(failures[:40])
+
+
+def test_the_overlap_check_finds_overlaps(tab, server):
+    base, _ = server
+    tab.page.goto(f"{base}/intro.html", wait_until="load")
+    tab.page.evaluate("() => { const p = document.querySelectorAll('article p')[1]; p.style.marginTop = '-2em'; }")
+    assert tab.page.evaluate(_OVERLAPS), "a paragraph pulled up over the one before it was not found"
+
+
 def test_display_math_on_a_phone(server, tab, pages):
     """At 390 px most displays are wider than the column: each must scroll from its start,
     no line may start with the punctuation after an inline formula, and the page must not
@@ -392,11 +549,89 @@ def test_display_math_on_a_phone(server, tab, pages):
             found = tab.page.evaluate(_DISPLAYS)
             failures += [f"{rel}: {p}" for p in found["problems"]]
             failures += [f"{rel} at 390 px: {p}" for p in tab.page.evaluate(_PUNCTUATION)]
+            failures += [f"{rel} at 390 px: {p}" for p in tab.page.evaluate(_OVERLAPS)]
             scrolling += found["scrolling"]
     finally:
         tab.page.set_viewport_size({"width": 1280, "height": 720})
     assert not failures, "\n".join(failures[:40])
     assert scrolling > 0, "no display was wider than a phone's column: the check checked nothing"
+
+
+# ---------------------------------------------------------- accessibility (axe-core)
+_AXE = ROOT / "node_modules" / "axe-core" / "axe.min.js"
+
+
+def _axe_pages(pages, html):
+    """The introduction and the five chapter pages with the most formulas (or, in the quick
+    loop, the chapter being checked)."""
+    import sys
+    sys.path.insert(0, str(ROOT))
+    from bench.pages import heaviest
+
+    chapters = [p for p in pages if p.startswith("chapters/")]
+    heavy = [p for p in heaviest(html, 5) if p in chapters] if len(chapters) > 5 else chapters
+    return ["intro.html"] + heavy
+
+
+@pytest.mark.parametrize("scheme", ["light", "dark"])
+def test_no_serious_accessibility_violation(server, browser, pages, scheme):
+    """axe-core (pinned in package-lock.json) finds no serious or critical violation of
+    WCAG 2 A/AA on the introduction and the heaviest chapters, in the light and the dark
+    theme: contrast, names of links and buttons, landmarks, images without alt text,
+    keyboard access to what scrolls."""
+    assert _AXE.is_file(), "node_modules/axe-core is missing: run npm ci (make does)"
+    base, html = server
+    context = new_context(browser, color_scheme=scheme)
+    page = context.new_page()
+    found = []
+    try:
+        for rel in _axe_pages(pages, html):
+            page.goto(f"{base}/{rel}", wait_until="load")
+            page.evaluate("""async () => { await document.fonts.ready;
+                await new Promise(r => requestAnimationFrame(() => requestAnimationFrame(r))); }""")
+            assert page.evaluate("document.documentElement.dataset.theme") == scheme, f"{rel} not in the {scheme} theme"
+            page.add_script_tag(path=str(_AXE))
+            violations = page.evaluate("""async () => (await axe.run(document, {
+                runOnly: {type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'best-practice']},
+                resultTypes: ['violations']})).violations
+              .filter(v => ['serious', 'critical'].includes(v.impact))
+              .map(v => `${v.impact} ${v.id} (${v.nodes.length}x): ${v.help}; e.g. ${v.nodes[0].target.join(' ')}`)""")
+            found += [f"{rel} ({scheme}): {v}" for v in violations]
+    finally:
+        context.close()
+    assert not found, "\n".join(found)
+
+
+def test_the_accessibility_check_finds_violations(server, browser):
+    """The check above can fail: a page with low-contrast text and an image without alt."""
+    base, _ = server
+    context = new_context(browser)
+    page = context.new_page()
+    try:
+        page.goto(f"{base}/intro.html", wait_until="load")
+        page.evaluate("""() => { const p = document.querySelector('article p');
+            p.style.color = '#bbb'; p.insertAdjacentHTML('beforeend', '<img src="_static/logo.svg">'); }""")
+        page.add_script_tag(path=str(_AXE))
+        ids = page.evaluate("""async () => (await axe.run(document, {resultTypes: ['violations']})).violations
+            .filter(v => ['serious', 'critical'].includes(v.impact)).map(v => v.id)""")
+    finally:
+        context.close()
+    assert {"color-contrast", "image-alt"} <= set(ids), ids
+
+
+def test_every_figure_says_what_it_shows(build):
+    """Each figure of a chapter has alt text of its own (myst-nb's default is the image's
+    file name) and a caption."""
+    _, html = build
+    bad = []
+    for n, page, _ in _chapter_pages(html):
+        text = page.read_text()
+        for m in re.finditer(r'<figure[^>]*>\s*<img alt="([^"]*)"', text):
+            if len(m.group(1)) < 40 or re.search(r"\.(png|svg|jpe?g)$", m.group(1)):
+                bad.append(f"{page.name}: alt {m.group(1)[:60]!r}")
+        loose = re.findall(r'<img alt="([^"]*\.png)"', text)
+        bad += [f"{page.name}: an image outside a captioned figure ({a[-20:]})" for a in loose]
+    assert not bad, "\n".join(bad[:20])
 
 
 def test_chapters_offer_their_notebook_for_download(visits, browser):
@@ -427,8 +662,9 @@ def test_search_finds_each_chapter_by_its_title(server, tab, pages):
     queries = {}
     for rel in chapters:
         # the chapter's own heading (the theme repeats the title in its header without a headerlink)
-        title = re.search(r'<h1>([^<]*)<a class="headerlink"', (html / rel).read_text()).group(1)
-        queries[rel] = re.sub(r"^\s*\d+\.\s*", "", title).strip()
+        title = re.search(r'<h1>(.*?)<a class="headerlink"', (html / rel).read_text()).group(1)
+        title = re.sub(r'<span class="section-number">[^<]*</span>', "", title)  # "27. "
+        queries[rel] = html_module.unescape(re.sub(r"<[^>]+>", "", title)).strip()
     page = tab.page
     first = chapters[0]
     page.goto(f"{base}/search.html?q={queries[first].replace(' ', '+')}", wait_until="load")

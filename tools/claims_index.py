@@ -18,6 +18,7 @@ import yaml
 
 from frontmatter import strip
 from generated import write_or_check
+from numbering import chapter_numbers, exercise_labels, outside_fences
 from mlnotes.checks import claims_in
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -41,26 +42,35 @@ def _text(source):
     return "".join(source) if isinstance(source, list) else source
 
 
-def chapter_claims(path):
-    """(title, [(statement, section, exercise title or None)]) of one chapter notebook.
+def chapter_claims(path, number=None):
+    """(numbered title, [(statement, section, exercise or None)]) of one chapter notebook.
 
-    (Exercises are named by their title, not linked: sphinx-exercise's LaTeX labels do not
-    match its HTML ones, so a ``{ref}`` to an exercise breaks in the PDF.)
+    Titles carry the numbers the site gives them (``tools/numbering.py``): the chapter
+    "27. Inference for the linear model", its sections "27.1 Simple linear regression", and
+    an exercise "Exercise 27.3 (its title)". (Exercises are named, not linked:
+    sphinx-exercise's LaTeX labels do not match its HTML ones, so a ``{ref}`` to an
+    exercise breaks in the PDF.) ``number`` defaults to the chapter's number in
+    ``_toc.yml``, or for a notebook outside it, to the number its file name starts with.
     """
-    nb = json.loads(Path(path).read_text())
-    title, section, exercise, claims, titles = None, None, None, [], {}
+    path = Path(path)
+    if number is None:
+        number = chapter_numbers().get(f"chapters/{path.stem}") or int(path.stem.split("_", 1)[0])
+    nb = json.loads(path.read_text())
+    numbers = {label: f"{number}.{k}" for k, label in enumerate(exercise_labels(nb), 1) if label}
+    title, section, exercise, claims, titles, k = None, None, None, [], {}, 0
     for cell in nb["cells"]:
         src = _text(cell["source"])
         if cell["cell_type"] == "markdown":
             src = strip(src)
-            for line in src.splitlines():
+            for line in outside_fences(src):
                 m = re.match(r"(#{1,2})\s+(.*\S)", line)
                 if m and m.group(1) == "#" and title is None:
-                    title = m.group(2)
+                    title = f"{number}. {m.group(2)}"
                 elif m and m.group(1) == "##":
-                    section = m.group(2)
+                    k += 1
+                    section = f"{number}.{k} {m.group(2)}"
             for ex_title, label in re.findall(r"^```+\{exercise\}[ \t]*(.*)\n:label:\s*(\S+)", src, re.M):
-                titles[label] = ex_title.strip()
+                titles[label] = f"Exercise {numbers.get(label, '')}" + (f" ({ex_title.strip()})" if ex_title.strip() else "")
             start = re.search(r"^```+\{solution-start\}\s+(\S+)", src, re.M)
             if start:
                 exercise = titles.get(start.group(1), start.group(1))
@@ -113,7 +123,7 @@ def render(chapters=None):
             continue
         lines += ["| # | Claim | Where |", "|---:|:---|:---|"]
         for k, (statement, section, exercise) in enumerate(claims, 1):
-            where = f"solution of *{exercise}*" if exercise else section or ""
+            where = f"solution of {exercise}" if exercise else section or ""
             where = where.replace("|", "\\|")
             lines.append(f"| {{ref}}`{k} <claim-{nn}-{k}>` | {escape(statement)} | {where} |")
     return "\n".join(lines) + "\n"

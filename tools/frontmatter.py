@@ -35,7 +35,7 @@ def strip(markdown):
 
 
 def chapter_title(path):
-    """The ``# N. Title`` heading of a chapter notebook (read as plain JSON)."""
+    """The ``# Title`` heading of a chapter notebook (read as plain JSON; Sphinx numbers it)."""
     nb = json.loads(Path(path).read_text())
     for cell in nb["cells"]:
         if cell["cell_type"] == "markdown":

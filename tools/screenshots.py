@@ -27,7 +27,7 @@ THEMES = ("light", "dark")
 TARGETS = {
     "screen": None,
     "theorem": "article div.proof:not(.dropdown), article div.theorem, article div.definition",
-    "figure": "article .cell_output img",
+    "figure": "article .cell_output figure, article .cell_output img",   # with its caption
     "table": "article .pst-scrollable-table-container, article table",   # a wide table: its scroll box
 }
 

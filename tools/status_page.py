@@ -12,6 +12,7 @@ from pathlib import Path
 
 from frontmatter import chapter_title
 from generated import write_or_check
+from numbering import chapter_numbers
 
 ROOT = Path(__file__).resolve().parents[1]
 TIMES = ROOT / "bench" / "execution.json"
@@ -30,6 +31,12 @@ def render(data=None):
     order = sorted(range(len(chapters)), key=lambda i: -secs[i])
     dates = sorted({times[p.stem]["date"] for p in chapters})
     over = [chapters[i] for i in range(len(chapters)) if secs[i] > BUDGET]
+    numbers = chapter_numbers()
+
+    def title(path):  # numbered as on the site
+        n = numbers.get(f"chapters/{path.stem}")
+        return f"{n}. {chapter_title(path)}" if n else chapter_title(path)
+
     lines = [
         "(status)=",
         "# Execution report",
@@ -43,7 +50,7 @@ def render(data=None):
         "and " + ", ".join(f"{k} {v}" for k, v in data["packages"].items()) + ".",
         "",
         f"**{len(chapters)} chapters in {sum(secs):.1f} s** of execution in total; the slowest is "
-        f"{chapter_title(chapters[order[0]])} ({secs[order[0]]:.1f} s). The budget is {BUDGET:g} s per chapter: "
+        f"{title(chapters[order[0]])} ({secs[order[0]]:.1f} s). The budget is {BUDGET:g} s per chapter: "
         + ("every chapter is within it." if not over else
            f"{len(over)} over it: " + ", ".join(p.stem for p in over) + "."),
         "",
@@ -52,7 +59,7 @@ def render(data=None):
     ]
     for path, s in zip(chapters, secs):
         bar = "█" * round(10 * min(s, BUDGET) / BUDGET)
-        lines.append(f"| {{doc}}`{chapter_title(path)} <chapters/{path.stem}>` | {s:.1f} s | {bar} |")
+        lines.append(f"| {{doc}}`{title(path)} <chapters/{path.stem}>` | {s:.1f} s | {bar} |")
     lines += ["", "Times are wall-clock seconds on the machine that ran `make execute` (2 cores); the",
               "benchmarks of the algorithms themselves are on the page {ref}`performance`."]
     return "\n".join(lines) + "\n"
