@@ -304,6 +304,14 @@ _INSPECT = r"""async () => {
 }"""
 
 
+# Runs in the page: lay out the whole article, as it is once the reader has scrolled through it
+# (the blocks off the screen are laid out lazily, content-visibility in book.css; the class
+# is what book.js sets at the first Tab); the layout checks below measure that layout.
+_RENDER_ALL = """async () => { document.documentElement.classList.add('book-render-all');
+    await document.fonts.ready;
+    for (let i = 0; i < 3; i++) await new Promise(r => requestAnimationFrame(r)); }"""
+
+
 # Runs in the page: pieces of text that overlap each other (text set on top of text, a
 # caption over its figure, a formula running into the next paragraph). Every text block of the
 # article is compared with the blocks below it that start above its bottom; a block is not
@@ -445,6 +453,7 @@ class _Tab:
         """Open ``url``, inspect it and unfold its solutions: (status, report, problems)."""
         self.problems = []
         response = self.page.goto(url, wait_until="load")
+        self.page.evaluate(_RENDER_ALL)
         report = self.page.evaluate(_INSPECT)
         report["displays"] = self.page.evaluate(_DISPLAYS)
         report["punctuation"] = self.page.evaluate(_PUNCTUATION)
@@ -546,6 +555,7 @@ def test_display_math_on_a_phone(server, tab, pages):
         failures, scrolling = [], 0
         for rel in heavy:
             tab.page.goto(f"{base}/{rel}", wait_until="load")
+            tab.page.evaluate(_RENDER_ALL)
             found = tab.page.evaluate(_DISPLAYS)
             failures += [f"{rel}: {p}" for p in found["problems"]]
             failures += [f"{rel} at 390 px: {p}" for p in tab.page.evaluate(_PUNCTUATION)]
@@ -590,6 +600,10 @@ def test_no_serious_accessibility_violation(server, browser, pages, scheme):
             page.evaluate("""async () => { await document.fonts.ready;
                 await new Promise(r => requestAnimationFrame(() => requestAnimationFrame(r))); }""")
             assert page.evaluate("document.documentElement.dataset.theme") == scheme, f"{rel} not in the {scheme} theme"
+            # a keyboard user's first Tab lays out the whole page (book.js), so that every
+            # formula or table that scrolls sideways can take the focus
+            page.keyboard.press("Tab")
+            page.evaluate(_SETTLE)
             page.add_script_tag(path=str(_AXE))
             violations = page.evaluate("""async () => (await axe.run(document, {
                 runOnly: {type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'best-practice']},
@@ -632,6 +646,88 @@ def test_every_figure_says_what_it_shows(build):
         loose = re.findall(r'<img alt="([^"]*\.png)"', text)
         bad += [f"{page.name}: an image outside a captioned figure ({a[-20:]})" for a in loose]
     assert not bad, "\n".join(bad[:20])
+
+
+# ------------------------------------------- lazy rendering (content-visibility in book.css)
+_SETTLE = """async () => { await document.fonts.ready;
+    for (let i = 0; i < 8; i++) await new Promise(r => requestAnimationFrame(r)); }"""
+# the first block of the article on the screen (as book.js counts them) and where it is
+_WHERE = """() => { const blocks = document.querySelectorAll('article.bd-article section > :not(section)');
+  for (let i = 0; i < blocks.length; i++) { const r = blocks[i].getBoundingClientRect();
+    if ((r.width || r.height) && r.bottom > 0) return [i, Math.round(r.top)]; } }"""
+
+
+def _pdf_pages(pdf):
+    return len(re.findall(rb"/Type\s*/Page[^s]", pdf))
+
+
+def test_lazy_rendering_keeps_anchors_search_printing_and_scroll_positions(server, browser, pages):
+    """The blocks of an article off the screen are not laid out until they come near it
+    (content-visibility: auto). On the heaviest chapter: such a block is indeed skipped;
+    a link to an anchor far down lands on it; find-in-page finds text inside a skipped
+    block; the printed page has as many pages as with everything laid out; and a reload or
+    Back returns to the same block at the same height (book.js), at three depths."""
+    base, html = server
+    import sys
+    sys.path.insert(0, str(ROOT))
+    from bench.pages import heaviest
+
+    chapters = [p for p in pages if p.startswith("chapters/")]
+    rel = next(p for p in heaviest(html, 50) if p in chapters)
+    context = new_context(browser)
+    page = context.new_page()
+    try:
+        page.goto(f"{base}/{rel}", wait_until="load")
+        page.evaluate(_SETTLE)
+        probe = page.evaluate("""() => {
+            const blocks = Array.from(document.querySelectorAll('article.bd-article section > div.proof'));
+            const box = blocks[blocks.length - 1];
+            const p = Array.from(box.querySelectorAll('p')).find(p => !p.querySelector('.katex, code, a')
+                && p.textContent.trim().split(/\\s+/).length >= 6);
+            const skipped = !p.checkVisibility({contentVisibilityAuto: true});
+            const words = p.textContent.trim().split(/\\s+/).slice(0, 6).join(' ');
+            const found = window.find(words, true);
+            const sel = getSelection();
+            return {cv: getComputedStyle(box).contentVisibility, skipped, words, found,
+                    inside: !!(sel.anchorNode && p.contains(sel.anchorNode))};
+        }""")
+        assert probe["cv"] == "auto" and probe["skipped"], f"the last theorem-like box is not rendered lazily: {probe}"
+        assert probe["found"] and probe["inside"], f"find-in-page missed {probe['words']!r} in a skipped block"
+
+        anchor = page.evaluate("() => Array.from(document.querySelectorAll('article .exercise[id]')).pop().id")
+        page.goto(f"{base}/{rel}#{anchor}", wait_until="load")
+        page.evaluate(_SETTLE)
+        tops = []
+        for _ in range(3):
+            tops.append(page.evaluate(f"() => document.getElementById({anchor!r}).getBoundingClientRect().top"))
+            page.evaluate(_SETTLE)
+        assert 0 <= tops[0] <= 160 and max(tops) - min(tops) < 1, f"#{anchor} is at {tops} px, not at the top"
+
+        lazy = _pdf_pages(page.pdf())
+        page.add_style_tag(content="* { content-visibility: visible !important; }")
+        assert lazy == _pdf_pages(page.pdf()) > 10, "the printed page changes when everything is laid out"
+
+        moved = []
+        for depth in (0.3, 0.6, 0.9):
+            page.goto(f"{base}/{rel}", wait_until="load")
+            page.evaluate(_SETTLE)
+            page.evaluate(f"() => window.scrollTo(0, document.body.scrollHeight * {depth})")
+            page.evaluate(_SETTLE)
+            page.wait_for_timeout(300)  # book.js records the place 150 ms after scrolling stops
+            before = page.evaluate(_WHERE)
+            page.reload(wait_until="load")
+            page.evaluate(_SETTLE)
+            after_reload = page.evaluate(_WHERE)
+            page.goto(f"{base}/intro.html", wait_until="load")
+            page.go_back(wait_until="load")
+            page.evaluate(_SETTLE)
+            after_back = page.evaluate(_WHERE)
+            for what, after in (("reload", after_reload), ("Back", after_back)):
+                if after[0] != before[0] or abs(after[1] - before[1]) > 2:
+                    moved.append(f"at {depth:.0%} of the page, {what} moved block {before} to {after}")
+        assert not moved, "\n".join(moved)
+    finally:
+        context.close()
 
 
 def test_chapters_offer_their_notebook_for_download(visits, browser):
