@@ -113,28 +113,41 @@ def _katex(app):
 
 # punctuation that belongs to the formula before it: a line must not start with it
 _TRAILING_PUNCTUATION = re.compile(r"[.,;:!?)\]’”]+")
+# an opening bracket or quote right before a formula: a line must not end with it
+_LEADING_PUNCTUATION = re.compile(r"[(\[‘“]+$")
 
 
 def keep_punctuation_with_math(doctree):
-    """Wrap each inline formula and the punctuation right after it in one
-    ``span.math-punct`` (``white-space: nowrap`` in ``_static/book.css``), so that a line
-    never starts with the full stop or comma that ends a formula."""
+    """Wrap each inline formula with the punctuation right after it, and an opening bracket
+    or quote right before it, in one ``span.math-punct`` (``white-space: nowrap`` in
+    ``_static/book.css``), so that a line never starts with the full stop or comma that ends
+    a formula, nor ends with the bracket that opens one."""
     for node in list(doctree.findall(nodes.math)):
         parent = node.parent
         i = parent.index(node)
+        before = parent[i - 1] if i > 0 else None
         after = parent[i + 1] if i + 1 < len(parent) else None
-        m = _TRAILING_PUNCTUATION.match(str(after)) if isinstance(after, nodes.Text) else None
-        if not m:
+        lead = _LEADING_PUNCTUATION.search(str(before)) if isinstance(before, nodes.Text) else None
+        trail = _TRAILING_PUNCTUATION.match(str(after)) if isinstance(after, nodes.Text) else None
+        if not (lead or trail):
             continue
         glue = nodes.inline(classes=["math-punct"])
         parent.replace(node, glue)
+        if lead:
+            glue += nodes.Text(lead.group())
+            rest = str(before)[:lead.start()]
+            if rest:
+                parent.replace(before, nodes.Text(rest))
+            else:
+                parent.remove(before)
         glue += node
-        glue += nodes.Text(m.group())
-        rest = str(after)[m.end():]
-        if rest:
-            parent.replace(after, nodes.Text(rest))
-        else:
-            parent.remove(after)
+        if trail:
+            glue += nodes.Text(trail.group())
+            rest = str(after)[trail.end():]
+            if rest:
+                parent.replace(after, nodes.Text(rest))
+            else:
+                parent.remove(after)
 
 
 def prerender(app, doctree, docname):

@@ -400,6 +400,20 @@ _PUNCTUATION = r"""() => {
     const p = range.getBoundingClientRect();
     if (p.top >= f.bottom - 1 || p.bottom <= f.top + 1) problems.push(`"${after.textContent[0]}" starts a line after ${text}`);
   }
+  // an opening bracket or quote right before a formula stays on the formula's line
+  for (const m of document.querySelectorAll('article span.math')) {
+    const before = m.previousSibling;
+    if (!before || before.nodeType !== Node.TEXT_NODE || !/[(\[\u2018\u201c]$/.test(before.textContent)) continue;
+    const text = m.textContent.trim().slice(0, 40);
+    if (!m.parentElement.matches('span.math-punct')) { problems.push(`opening bracket not kept with ${text}`); continue; }
+    const f = m.getBoundingClientRect();
+    if (!f.width) continue;
+    const range = document.createRange();
+    const n = before.textContent.length;
+    range.setStart(before, n - 1); range.setEnd(before, n);
+    const p = range.getBoundingClientRect();
+    if (p.top >= f.bottom - 1 || p.bottom <= f.top + 1) problems.push(`"${before.textContent[n - 1]}" ends a line before ${text}`);
+  }
   return problems;
 }"""
 
@@ -948,3 +962,23 @@ def test_screenshots_of_a_chapter(build, browser, pages, tmp_path):
     assert len(files) % 4 == 0 and all((tmp_path / f).stat().st_size > 1000 for f in files.values())
     index = (tmp_path / "index.html").read_text()
     assert all(f'src="{f}"' in index for f in files.values()) and not malformed_html(index)
+
+
+def test_punctuation_is_glued_to_its_formula():
+    """The transform behind span.math-punct: a closing mark after an inline formula and an
+    opening bracket or quote before it go into one unbreakable span with it; the rest of the
+    text stays outside."""
+    import sys
+    from docutils import nodes
+    sys.path.insert(0, str(ROOT / "_ext"))
+    from katex_math import keep_punctuation_with_math
+
+    para = nodes.paragraph("", "", nodes.Text("the law ("), nodes.math("", "x^2"), nodes.Text("), then"),
+                           nodes.Text(" and "), nodes.math("", "y"), nodes.Text(" alone"))
+    doc = nodes.document(None, None)
+    doc += para
+    keep_punctuation_with_math(doc)
+    glue = [n for n in para.children if isinstance(n, nodes.inline)]
+    assert [g.astext() for g in glue] == ["(x^2),"]
+    assert "math-punct" in glue[0]["classes"]
+    assert para.astext() == "the law (x^2), then and y alone"
