@@ -312,15 +312,20 @@ def test_titsias_bound_below_exact_and_increasing(n, seed, ell):
     assert np.isclose(bounds[-1], exact, atol=1e-4)          # Z = X (a 1e-10 jitter may be added)
 
 
+def _titsias_dense(X, y, Z, kern, s2):
+    """Titsias' bound from the n x n matrices: log N(y; 0, Q + s2 I) - tr(K - Q) / (2 s2)."""
+    Kzz, Kzx = kern(Z, Z), kern(Z, X)
+    Q = Kzx.T @ np.linalg.solve(Kzz, Kzx)
+    n = len(y)
+    return (scipy.stats.multivariate_normal(np.zeros(n), Q + s2 * np.eye(n)).logpdf(y)
+            - np.trace(kern(X, X) - Q) / (2 * s2))
+
+
 def test_titsias_bound_dense_formula():
     X, y = _gp_data(40, 3)
     kern = lambda A, B: 2.0 * rbf_kernel(A, B, gamma=0.7)
     Z = np.linspace(-3, 3, 7)[:, None]
-    Kzz, Kzx = kern(Z, Z), kern(Z, X)
-    Q = Kzx.T @ np.linalg.solve(Kzz, Kzx)
-    dense = (scipy.stats.multivariate_normal(np.zeros(40), Q + 0.1 * np.eye(40)).logpdf(y)
-             - np.trace(kern(X, X) - Q) / 0.2)
-    assert np.isclose(mf.titsias_bound(X, y, Z, kern, 0.1), dense, atol=1e-9)
+    assert np.isclose(mf.titsias_bound(X, y, Z, kern, 0.1), _titsias_dense(X, y, Z, kern, 0.1), atol=1e-9)
 
 
 def _refusing_large_grams(kern, limit=2_000_000):
@@ -360,10 +365,7 @@ def test_titsias_bound_blocks_match_dense_formula_across_a_block_edge():
     X, y = _gp_data(1300, 7)
     kern = lambda A, B: 0.8 * rbf_kernel(A, B, gamma=2.0)
     Z = np.linspace(-3, 3, 15)[:, None]
-    Kzz, Kzx = kern(Z, Z), kern(Z, X)
-    Q = Kzx.T @ np.linalg.solve(Kzz, Kzx)
-    dense = (scipy.stats.multivariate_normal(np.zeros(1300), Q + 0.05 * np.eye(1300)).logpdf(y)
-             - np.trace(kern(X, X) - Q) / 0.1)
+    dense = _titsias_dense(X, y, Z, kern, 0.05)
     assert np.isclose(mf.titsias_bound(X, y, Z, _refusing_large_grams(kern), 0.05), dense, rtol=1e-9)
 
 
